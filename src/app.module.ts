@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { COLLECTION_DEFINITIONS, COLLECTION_ENTITIES, COLLECTIONS } from './collections';
+import { AuthModule } from './core/auth/auth.module';
+import { AppConfig } from './core/config/app-config';
+import { ConfigModule } from './core/config/config.module';
+import { CrudModule } from './core/crud/crud.module';
+import { JsonBodyInterceptor } from './core/crud/json-body.interceptor';
+import { UnknownRouteModule } from './core/crud/unknown-route.controller';
+import { DatabaseModule } from './core/database/database.module';
+import { AllExceptionsFilter } from './core/errors/all-exceptions.filter';
+import { HealthModule } from './core/health/health.controller';
+import { OpenApiModule } from './core/openapi/openapi.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(COLLECTION_ENTITIES),
+        CrudModule.forRoot(COLLECTION_DEFINITIONS),
+        AuthModule,
+        OpenApiModule,
+        HealthModule,
+        ...COLLECTIONS.map((c) => c.module),
+        // last: its catch-all route must be registered after every collection route
+        UnknownRouteModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+      ],
+    };
+  }
+}

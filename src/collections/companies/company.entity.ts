@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Company, CompanyForResponse, CompanyForUpdate } from './company.dto';
+
+@RecordEntity({ table: 'company', fields: Company, searchVector: ['name', 'domainName.primaryLinkUrl'] })
+export class CompanyEntity {}
+
+export const companies = defineCollection({
+  plural: 'companies',
+  singular: 'company',
+  pascal: 'Company',
+  pascalPlural: 'Companies',
+  entity: CompanyEntity,
+  create: Company,
+  update: CompanyForUpdate,
+  response: CompanyForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [['name'], ['domainName.primaryLinkUrl']],
+  timeline: true,
+});

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ConnectedAccountsController } from './connected-accounts.controller';
+
+@Module({ controllers: [ConnectedAccountsController] })
+export class ConnectedAccountsModule {}

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { MessageChannel, MessageChannelForResponse, MessageChannelForUpdate } from './message-channel.dto';
+
+@RecordEntity({ table: 'messageChannel', fields: MessageChannel })
+export class MessageChannelEntity {}
+
+export const messageChannels = defineCollection({
+  plural: 'messageChannels',
+  singular: 'messageChannel',
+  pascal: 'MessageChannel',
+  pascalPlural: 'MessageChannels',
+  entity: MessageChannelEntity,
+  create: MessageChannel,
+  update: MessageChannelForUpdate,
+  response: MessageChannelForResponse,
+  labelIdentifier: 'handle',
+  duplicateCriteria: [['connectedAccountId', 'handle']],
+  timeline: false,
+});

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Person, PersonForResponse, PersonForUpdate } from './person.dto';
+
+@RecordEntity({ table: 'person', fields: Person, searchVector: ['name.firstName', 'name.lastName', 'emails.primaryEmail', 'phones.primaryPhoneNumber', 'jobTitle'] })
+export class PersonEntity {}
+
+export const people = defineCollection({
+  plural: 'people',
+  singular: 'person',
+  pascal: 'Person',
+  pascalPlural: 'People',
+  entity: PersonEntity,
+  create: Person,
+  update: PersonForUpdate,
+  response: PersonForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [['name.firstName', 'name.lastName'], ['linkedinLink.primaryLinkUrl'], ['emails.primaryEmail']],
+  timeline: true,
+});

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { WorkspaceMember, WorkspaceMemberForResponse, WorkspaceMemberForUpdate } from './workspace-member.dto';
+
+@RecordEntity({ table: 'workspaceMember', fields: WorkspaceMember, searchVector: ['name.firstName', 'name.lastName', 'userEmail'] })
+export class WorkspaceMemberEntity {}
+
+export const workspaceMembers = defineCollection({
+  plural: 'workspaceMembers',
+  singular: 'workspaceMember',
+  pascal: 'WorkspaceMember',
+  pascalPlural: 'WorkspaceMembers',
+  entity: WorkspaceMemberEntity,
+  create: WorkspaceMember,
+  update: WorkspaceMemberForUpdate,
+  response: WorkspaceMemberForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [['userEmail']],
+  timeline: true,
+});

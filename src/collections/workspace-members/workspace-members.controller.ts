@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { workspaceMembers } from './workspace-member.entity';
+
+export class WorkspaceMembersController extends createCrudController(workspaceMembers) {}

@@ -1,0 +1,157 @@
+import { resolve } from 'node:path';
+
+/**
+ * Every setting of the service, read once from the environment.
+ * `loadConfig` fails fast with one message listing every invalid variable.
+ * The README's configuration table mirrors this file.
+ */
+export interface AppConfig {
+  /** HTTP port (`PORT`, default 3000). */
+  port: number;
+  /** Interface to bind (`HOST`, default 127.0.0.1; the Docker image sets 0.0.0.0). */
+  host: string;
+  /** `express` (default) or `fastify` (`HTTP_ADAPTER`). */
+  httpAdapter: 'express' | 'fastify';
+  /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** Folder of the embedded database and its generated key (`DATA_DIR`, default ./data). */
+  dataDir: string;
+  /** Connections per process on a real PostgreSQL (`DB_POOL_SIZE`, default 10). */
+  dbPoolSize: number;
+  /** Milliseconds to wait for a free connection or a new one before answering 503 (`DB_CONNECT_TIMEOUT_MS`). */
+  dbConnectTimeoutMs: number;
+  /** Server-side statement timeout in milliseconds (`DB_STATEMENT_TIMEOUT_MS`). */
+  dbStatementTimeoutMs: number;
+  /** Run pending migrations at start (`MIGRATIONS_RUN`, default true). */
+  migrationsRun: boolean;
+  /** 32-byte key (base64 or hex) for secret fields and cursor signatures (`ENCRYPTION_KEY`). */
+  encryptionKey?: string;
+  /** Request body limit in bytes (`BODY_LIMIT`, default 10 MB). */
+  bodyLimitBytes: number;
+  /** Records per create-many (`BATCH_MAX`, default 200). */
+  batchMax: number;
+  /** Default and maximum page size (`PAGE_SIZE_DEFAULT` 60, `PAGE_SIZE_MAX` 200). */
+  pageSizeDefault: number;
+  pageSizeMax: number;
+  /** Records per one-to-many relation at depth >= 1 (`RELATION_LIMIT`, default 60). */
+  relationLimit: number;
+  /** Milliseconds a verified API key is trusted before it is looked up again (`API_KEY_CACHE_TTL_MS`, default 2000, max 5000). */
+  apiKeyCacheTtlMs: number;
+  /** Create and print a first API key when none exists (`BOOTSTRAP_API_KEY`, default true). */
+  bootstrapApiKey: boolean;
+  /** pino level (`LOG_LEVEL`, default info). */
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const raw = this.env[name];
+    return raw === undefined || raw === '' ? fallback : raw;
+  }
+
+  optional(name: string): string | undefined {
+    const raw = this.env[name];
+    return raw === undefined || raw === '' ? undefined : raw;
+  }
+
+  int(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false (got '${raw}')`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got '${raw}')`);
+      return fallback;
+    }
+    return raw as T;
+  }
+}
+
+/** `memory://` keeps the embedded database in memory (tests); anything else is a folder. */
+function dataDirOf(raw: string): string {
+  return raw.startsWith('memory://') ? raw : resolve(raw);
+}
+
+/** Parses a size such as `10mb`, `512kb` or `1048576` into bytes. */
+export function parseByteSize(raw: string): number | undefined {
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  if (!match) return undefined;
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit as 'b'];
+  return Number(match[1]) * factor;
+}
+
+/**
+ * Reads and checks the whole configuration; throws one error listing every problem.
+ * `forMigrations` skips what only serving needs (the TypeORM CLI needs no encryption key).
+ */
+export function loadConfig(env: Env = process.env, { forMigrations = false } = {}): AppConfig {
+  const read = new EnvReader(env);
+  const bodyLimitRaw = read.string('BODY_LIMIT', '10mb');
+  const bodyLimitBytes = parseByteSize(bodyLimitRaw);
+  if (bodyLimitBytes === undefined || bodyLimitBytes < 1024) {
+    read.problems.push(`BODY_LIMIT must be a size such as 10mb or 1048576 (got '${bodyLimitRaw}')`);
+  }
+  const databaseUrl = read.optional('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    read.problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const encryptionKey = read.optional('ENCRYPTION_KEY');
+  if (databaseUrl && !encryptionKey && !forMigrations) {
+    read.problems.push(
+      'ENCRYPTION_KEY is required with DATABASE_URL (generate one with: openssl rand -base64 32); ' +
+        'every instance on the same database needs the same key',
+    );
+  }
+  const pageSizeMax = read.int('PAGE_SIZE_MAX', 200, 1, 10_000);
+  const config: AppConfig = {
+    port: read.int('PORT', 3000, 0, 65535),
+    host: read.string('HOST', '127.0.0.1'),
+    httpAdapter: read.oneOf('HTTP_ADAPTER', 'express', ['express', 'fastify'] as const),
+    databaseUrl,
+    dataDir: dataDirOf(read.string('DATA_DIR', './data')),
+    dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 1000),
+    dbConnectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
+    dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    migrationsRun: read.bool('MIGRATIONS_RUN', true),
+    encryptionKey,
+    bodyLimitBytes: bodyLimitBytes ?? 10 * 1024 * 1024,
+    batchMax: read.int('BATCH_MAX', 200, 1, 10_000),
+    pageSizeDefault: read.int('PAGE_SIZE_DEFAULT', 60, 1, pageSizeMax),
+    pageSizeMax,
+    relationLimit: read.int('RELATION_LIMIT', 60, 1, 1000),
+    apiKeyCacheTtlMs: read.int('API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
+    bootstrapApiKey: read.bool('BOOTSTRAP_API_KEY', true),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  };
+  if (read.problems.length > 0) {
+    throw new Error(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
+  }
+  return config;
+}
+
+/** Injection token of the AppConfig object. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

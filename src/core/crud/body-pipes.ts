@@ -1,0 +1,87 @@
+import { BadRequestException, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isPlainObject, isUuid } from '../fields/field-rules';
+import { CollectionDefinition } from './collection-definition';
+import { DuplicatesInput } from './crud.service';
+import { badRequest, validateRecord, validateRecordArray } from './record-body';
+
+/** Path parameter `:id`: a UUID, else 400 `'abc' is not a valid UUID`. */
+@Injectable()
+export class UuidParamPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!isUuid(value)) throw new BadRequestException(`'${value}' is not a valid UUID`);
+    return value.toLowerCase();
+  }
+}
+
+/**
+ * The body pipes of one collection, built by the controller factory with the collection's DTO
+ * classes bound as values. They are Nest-injectable classes so limits come from configuration.
+ */
+export function bodyPipesFor(def: CollectionDefinition) {
+  @Injectable()
+  class CreateOneBodyPipe implements PipeTransform {
+    transform(body: unknown) {
+      const result = validateRecord(def.create, body ?? {}, true);
+      if (!result.ok) throw badRequest(result.messages);
+      return result.value;
+    }
+  }
+
+  @Injectable()
+  class CreateManyBodyPipe implements PipeTransform {
+    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+    transform(body: unknown) {
+      return validateRecordArray(def.create, body, this.config.batchMax);
+    }
+  }
+
+  @Injectable()
+  class UpdateBodyPipe implements PipeTransform {
+    transform(body: unknown) {
+      const result = validateRecord(def.update, body ?? {}, false);
+      if (!result.ok) throw badRequest(result.messages);
+      return result.value;
+    }
+  }
+
+  @Injectable()
+  class DuplicatesBodyPipe implements PipeTransform {
+    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+    transform(body: unknown): DuplicatesInput {
+      return parseDuplicatesBody(def.update, body, this.config.batchMax);
+    }
+  }
+
+  return { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe };
+}
+
+/** `{"data": [partial records]}` or `{"ids": [uuids]}`, exactly one (API.md section 5). */
+export function parseDuplicatesBody(partial: Type<object>, body: unknown, max: number): DuplicatesInput {
+  if (!isPlainObject(body)) throw badRequest(['Body must be a JSON object']);
+  const extra = Object.keys(body).filter((k) => k !== 'data' && k !== 'ids');
+  if (extra.length) throw badRequest(extra.map((k) => `property ${k} should not exist`));
+  const hasData = body.data !== undefined;
+  const hasIds = body.ids !== undefined;
+  if (!hasData && !hasIds) throw badRequest(['You have to provide either "data" or "ids" argument']);
+  if (hasData && hasIds) throw badRequest(['You cannot provide both "data" and "ids" arguments']);
+  if (hasIds) {
+    const ids = body.ids;
+    if (!Array.isArray(ids)) throw badRequest(['ids must be an array of UUIDs']);
+    if (ids.length > max) throw badRequest([`ids may hold at most ${max} values`]);
+    const bad = ids.map((id, i) => (isUuid(id) ? undefined : `[${i}] '${String(id)}' is not a valid UUID`)).filter(Boolean);
+    if (bad.length) throw badRequest(bad as string[]);
+    return { ids: (ids as string[]).map((id) => id.toLowerCase()) };
+  }
+  if (!Array.isArray(body.data)) throw badRequest(['data must be an array of records']);
+  if (body.data.length === 0) throw badRequest(['data must hold at least one record']);
+  if (body.data.length > max) throw badRequest([`data may hold at most ${max} records`]);
+  const messages: string[] = [];
+  const data = body.data.map((item, index) => {
+    const result = validateRecord(partial, item, false);
+    if (!result.ok) messages.push(...result.messages.map((m) => `[${index}] ${m}`));
+    return result.ok ? result.value : {};
+  });
+  if (messages.length) throw badRequest(messages);
+  return { data };
+}

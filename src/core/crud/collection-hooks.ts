@@ -1,0 +1,16 @@
+/**
+ * Named overrides of the shared CRUD behaviour for one collection. Every use says why in the
+ * collection's folder; the generic service calls them at fixed points.
+ */
+export interface CollectionHooks {
+  /** Stored columns that are not API fields (declared on the entity), filled by `beforeCreate`. */
+  hiddenColumns?: string[];
+  /**
+   * Called for each record before it is inserted. Returns the values of the hidden columns and
+   * fields to add to this create response only (e.g. a secret shown once).
+   */
+  beforeCreate?(input: Record<string, unknown>): {
+    hidden?: Record<string, unknown>;
+    response?: Record<string, unknown>;
+  };
+}

@@ -1,0 +1,68 @@
+import { Queryable } from '../database/db';
+import { Depth } from '../query/parse-params';
+import { CollectionCatalog, CollectionMeta, q, RelationMeta } from './collection-meta';
+import { ApiRecord } from './record-codec';
+import { RecordCodecs } from './record-codecs';
+
+/**
+ * Attaches relation fields to a page of records: one query per relation per level for the
+ * whole page (never one per record), at most `limit` children per relation per parent.
+ *   depth 1: MANY_TO_ONE -> the related record (depth 0) or null; ONE_TO_MANY -> array (depth 0)
+ *   depth 2: the same, and every related record carries its own relations at depth 1
+ */
+export class RelationLoader {
+  constructor(
+    private readonly catalog: CollectionCatalog,
+    private readonly codecs: RecordCodecs,
+    private readonly limit: number,
+  ) {}
+
+  /** Loads the relations of `records`; with `only`, just the relations named there (fields=). */
+  async attach(db: Queryable, meta: CollectionMeta, records: ApiRecord[], depth: Depth, only?: string[]): Promise<void> {
+    if (depth === 0 || records.length === 0) return;
+    const wanted = (rel: RelationMeta) => !only || only.includes(rel.name);
+    await Promise.all([
+      ...meta.manyToOne.filter(wanted).map((rel) => this.attachManyToOne(db, rel, records, depth)),
+      ...meta.oneToMany.filter(wanted).map((rel) => this.attachOneToMany(db, rel, records, depth)),
+    ]);
+  }
+
+  private async attachManyToOne(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
+    const target = this.catalog.require(rel.target);
+    const ids = [...new Set(records.map((r) => r[rel.joinColumn]).filter((id): id is string => typeof id === 'string'))];
+    const byId = new Map<string, ApiRecord>();
+    if (ids.length > 0) {
+      const rows = await db.query(
+        `SELECT ${target.selectList} FROM ${target.sqlTable} WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`,
+        [ids],
+      );
+      const related = rows.map((row) => this.codecs.of(target).toRecord(row));
+      for (const r of related) byId.set(r.id as string, r);
+      if (depth === 2) await this.attach(db, target, related, 1);
+    }
+    for (const record of records) {
+      const id = record[rel.joinColumn];
+      record[rel.name] = typeof id === 'string' ? (byId.get(id) ?? null) : null;
+    }
+  }
+
+  private async attachOneToMany(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
+    const child = this.catalog.require(rel.target);
+    const order = child.hasPosition ? '"position" ASC NULLS LAST, "id" ASC' : '"id" ASC';
+    const rows = await db.query(
+      `SELECT c.* FROM unnest($1::uuid[]) AS p(pid) CROSS JOIN LATERAL (` +
+        `SELECT ${child.selectList} FROM ${child.sqlTable} ` +
+        `WHERE ${q(rel.joinColumn)} = p.pid AND "deletedAt" IS NULL ORDER BY ${order} LIMIT ${this.limit}) c`,
+      [records.map((r) => r.id)],
+    );
+    const children = rows.map((row) => this.codecs.of(child).toRecord(row));
+    if (depth === 2) await this.attach(db, child, children, 1);
+    const byParent = new Map<unknown, ApiRecord[]>();
+    for (const c of children) {
+      const list = byParent.get(c[rel.joinColumn]);
+      if (list) list.push(c);
+      else byParent.set(c[rel.joinColumn], [c]);
+    }
+    for (const record of records) record[rel.name] = byParent.get(record.id) ?? [];
+  }
+}

@@ -1,0 +1,88 @@
+import { Extension, PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { types as pgTypes } from 'pg';
+import { DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+
+// The package types contrib/* as ECMAScript only; its CommonJS build is there at run time.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+
+/**
+ * Type parsers of this service's connections: bigint (counts) as JS numbers; dates, timestamps
+ * and numerics as the exact text PostgreSQL sent (the record codec converts them; cursors keep
+ * microseconds and full precision).
+ */
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case pgTypes.builtins.INT8:
+        return (value: string) => Number(value);
+      case pgTypes.builtins.DATE:
+      case pgTypes.builtins.TIMESTAMPTZ:
+      case pgTypes.builtins.TIMESTAMP:
+      case pgTypes.builtins.NUMERIC:
+        return (value: string) => value;
+      default:
+        return pgTypes.getTypeParser(oid, format);
+    }
+  },
+};
+
+/** Opens (or creates) the embedded database in `dataDir`. */
+export function openEmbeddedDatabase(dataDir: string): PGlite {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const location = dataDir.startsWith('memory://') ? dataDir : join(dataDir, 'pglite');
+  return new PGlite(location, { extensions: { pg_trgm } });
+}
+
+/**
+ * The ONE definition of the database connection, used by the application and the TypeORM CLI.
+ * With `DATABASE_URL`: a `pg` pool of `DB_POOL_SIZE` connections. Without: the embedded PGlite
+ * database behind the same `pg` driver through PGlite's node-postgres adapter (a pool of one
+ * connection, so transactions never interleave).
+ */
+export function dataSourceOptions(
+  config: AppConfig,
+  entities: Function[],
+  embedded?: PGlite,
+): DataSourceOptions {
+  const common = {
+    type: 'postgres' as const,
+    entities,
+    migrations: [join(__dirname, '..', '..', 'migrations', '*.{ts,js}')],
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    uuidExtension: 'pgcrypto' as const,
+    logging: process.env.TYPEORM_LOGGING === 'true' ? ('all' as const) : (['error'] as ('error')[]),
+  };
+  if (config.databaseUrl) {
+    return {
+      ...common,
+      url: config.databaseUrl,
+      extra: {
+        max: config.dbPoolSize,
+        connectionTimeoutMillis: config.dbConnectTimeoutMs,
+        idleTimeoutMillis: 30_000,
+        statement_timeout: config.dbStatementTimeoutMs || undefined,
+        keepAlive: true,
+        types: typeParsers,
+        application_name: 'crm-record-service',
+        options: '-c TimeZone=UTC',
+      },
+    };
+  }
+  const pglite = embedded ?? openEmbeddedDatabase(config.dataDir);
+  return {
+    ...common,
+    extra: {
+      ...createPgConfig(pglite),
+      max: 1,
+      idleTimeoutMillis: 0,
+      types: typeParsers,
+    },
+  };
+}

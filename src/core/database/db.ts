@@ -1,0 +1,55 @@
+import { Pool, PoolClient, QueryConfig } from 'pg';
+
+/** Something SQL can be sent to: the pool, or the client of an open transaction. */
+export interface Queryable {
+  /**
+   * Runs one statement with bound parameters. `name` makes it a named prepared statement
+   * (parsed once per connection); use it only for statements whose text never changes.
+   */
+  query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]>;
+}
+
+function config(text: string, values?: unknown[], name?: string): QueryConfig {
+  return name ? { name, text, values } : { text, values };
+}
+
+class ClientQueryable implements Queryable {
+  constructor(private readonly client: PoolClient) {}
+  async query<R>(text: string, values?: unknown[], name?: string): Promise<R[]> {
+    return (await this.client.query(config(text, values, name))).rows as R[];
+  }
+}
+
+/**
+ * Thin access to the `pg` pool that TypeORM's DataSource owns (the same pool on PostgreSQL and
+ * on embedded PGlite). Hot paths send SQL here directly: no entity hydration, one round trip
+ * per statement, and every write inside `transaction`.
+ */
+export class Db implements Queryable {
+  constructor(readonly pool: Pool) {}
+
+  async query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
+    return (await this.pool.query(config(text, values, name))).rows as R[];
+  }
+
+  /** Runs `work` in one transaction: COMMIT when it resolves, ROLLBACK when it throws. */
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(new ClientQueryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError as Error; // the connection is unusable: drop it from the pool
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}

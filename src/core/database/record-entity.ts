@@ -1,0 +1,115 @@
+import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { getFieldDefinitions } from '../fields/field-definition';
+import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
+
+/** An extra index of a collection (collections.json `indexes`). */
+export interface IndexSpec {
+  columns: string[];
+  unique?: boolean;
+  where?: string;
+}
+
+export interface RecordEntityOptions {
+  /** Table name (the singular name, as Twenty names its tables). */
+  table: string;
+  /** The create DTO: the one declaration of the collection's writable fields. */
+  fields: Function;
+  /** Field paths concatenated into the generated `searchVector` tsvector column. */
+  searchVector?: string[];
+  indexes?: IndexSpec[];
+}
+
+const RECORD_ENTITY_KEY = Symbol('crm:record-entity');
+
+/** Resolves a collection's entity class by plural name (set by the collection registry). */
+let resolveEntity: (plural: string) => Function = (plural) => {
+  throw new Error(`No collection registry to resolve '${plural}'`);
+};
+export function setEntityResolver(resolver: (plural: string) => Function): void {
+  resolveEntity = resolver;
+}
+
+export function recordEntityOptions(entity: Function): RecordEntityOptions {
+  const options = Reflect.getOwnMetadata(RECORD_ENTITY_KEY, entity);
+  if (!options) throw new Error(`${entity.name} is not decorated with @RecordEntity`);
+  return options;
+}
+
+function columnOptions(col: StorageColumn): ColumnOptions {
+  const sqlDefault = col.sqlDefault;
+  return {
+    name: col.column,
+    type: col.pgType as ColumnOptions['type'],
+    nullable: col.nullable,
+    ...(col.enumName ? { enum: [...col.options!], enumName: col.enumName } : {}),
+    ...(isArrayColumn(col) ? { array: true } : {}),
+    ...(sqlDefault !== undefined ? { default: () => sqlDefault } : {}),
+  };
+}
+
+/** SQL expression of a tsvector over text columns, immutable so it can be a generated column. */
+function searchVectorExpression(table: string, paths: string[], fields: Function): string {
+  const columns = getFieldDefinitions(fields).flatMap((f) => storageColumnsOf(table, f));
+  const parts = paths.map((path) => {
+    const column = path.replace(/\.(\w)/, (_, c: string) => c.toUpperCase());
+    if (!columns.some((c) => c.column === column)) throw new Error(`searchVector: unknown field ${path}`);
+    return `COALESCE("${column}", '')`;
+  });
+  return `to_tsvector('simple'::regconfig, ${parts.join(` || ' ' || `)})`;
+}
+
+/**
+ * Derives a TypeORM entity from a collection's field declarations: the common columns,
+ * one column per stored value, a foreign key and an index per join column, the search vector
+ * (generated, GIN-indexed) and the declared extra indexes. The entity serves migrations and
+ * the metadata whitelist; records are read and written by the CRUD service in SQL.
+ */
+export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
+  return (target) => {
+    Reflect.defineMetadata(RECORD_ENTITY_KEY, options, target);
+    const proto = target.prototype;
+    PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })(proto, 'id');
+    Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'createdAt');
+    Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'updatedAt');
+    Column({ type: 'timestamp with time zone', nullable: true })(proto, 'deletedAt');
+    Index()(proto, 'createdAt');
+
+    for (const field of getFieldDefinitions(options.fields)) {
+      for (const col of storageColumnsOf(options.table, field)) {
+        Column(columnOptions(col))(proto, col.column);
+      }
+      if (field.unique) {
+        // Unique among live records with a value: soft-deleted rows and empty defaults never collide.
+        const column = storageColumnsOf(options.table, field)[0].column;
+        Index([column], { unique: true, where: `"deletedAt" IS NULL AND "${column}" <> ''` })(target);
+      }
+      const relation = field.relation;
+      if (relation) {
+        ManyToOne(() => resolveEntity(relation.target), {
+          onDelete: relation.onDelete === 'CASCADE' ? 'CASCADE' : 'SET NULL',
+          nullable: true,
+          createForeignKeyConstraints: true,
+        })(proto, relation.name);
+        JoinColumn({ name: field.name })(proto, relation.name);
+        Index()(proto, field.name);
+      }
+    }
+
+    if (options.searchVector) {
+      Column({
+        type: 'tsvector',
+        nullable: true,
+        generatedType: 'STORED',
+        asExpression: searchVectorExpression(options.table, options.searchVector, options.fields),
+        insert: false,
+        update: false,
+        select: false,
+      })(proto, 'searchVector');
+      Index({ type: 'gin' })(proto, 'searchVector');
+    }
+    for (const index of options.indexes ?? []) {
+      Index(index.columns, { unique: index.unique, where: index.where })(target);
+    }
+    Entity(options.table)(target);
+  };
+}

@@ -1,0 +1,21 @@
+import { CollectionCatalog } from '../crud/collection-meta';
+import { ConstraintViolation } from './db-errors';
+
+/** A constraint violation as a client-facing message naming the field (never the SQL). */
+export function constraintMessage(violation: ConstraintViolation, catalog: CollectionCatalog): string {
+  const meta = violation.table ? catalog.byTableName(violation.table) : undefined;
+  const path = (violation.column && meta?.pathOfColumn(violation.column)) ?? violation.column ?? 'a field';
+  const value = violation.value !== undefined ? ` '${violation.value}'` : '';
+  switch (violation.kind) {
+    case 'unique':
+      return path === 'id'
+        ? 'A duplicate entry was detected'
+        : `A duplicate entry was detected: ${path}${value} is already used by another record`;
+    case 'foreign-key':
+      return `${path}${value} does not match an existing record`;
+    case 'not-null':
+      return `${path} must not be null`;
+    default:
+      return `${path}${value} is not allowed`;
+  }
+}

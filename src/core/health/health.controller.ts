@@ -1,0 +1,54 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/public.decorator';
+import { migrationsApplied } from '../database/migrate';
+
+/** Liveness and readiness, public (they hold no records). */
+@ApiExcludeController()
+@Public()
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicator: HealthIndicatorService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** Liveness: the process answers HTTP. */
+  @Get('health')
+  @HealthCheck()
+  live() {
+    return this.health.check([]);
+  }
+
+  /** Readiness: the database answers within 2 s and every migration is applied (else 503). */
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      async () => {
+        const check = this.indicator.check('database');
+        try {
+          const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref());
+          await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+          return check.up();
+        } catch {
+          return check.down({ message: 'database unreachable' });
+        }
+      },
+      async () => {
+        const check = this.indicator.check('migrations');
+        try {
+          return (await migrationsApplied(this.dataSource)) ? check.up() : check.down({ message: 'pending migrations' });
+        } catch {
+          return check.down({ message: 'cannot read migrations' });
+        }
+      },
+    ]);
+  }
+}
+
+@Module({ imports: [TerminusModule], controllers: [HealthController] })
+export class HealthModule {}

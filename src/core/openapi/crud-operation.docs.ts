@@ -1,0 +1,170 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { CollectionDefinition } from '../crud/collection-definition';
+import { ErrorEnvelopeSchema, PageInfoSchema } from './envelope.schemas';
+import { QUERY_PARAMETER_DOCS } from './query-parameter.docs';
+
+type Schema = Record<string, unknown>;
+
+const errorRef = { $ref: getSchemaPath(ErrorEnvelopeSchema) };
+
+function errors(...statuses: number[]): MethodDecorator {
+  const descriptions: Record<number, string> = {
+    400: 'Bad request: validation, query parameter or id errors (one message per problem)',
+    401: 'Missing, malformed, unknown, expired or revoked API key',
+    404: 'Record or route not found',
+    413: 'Body larger than the limit',
+    415: 'Body that is not JSON',
+    429: 'Rate limit exceeded (see Retry-After)',
+  };
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
+  );
+}
+
+function query(...names: (keyof typeof QUERY_PARAMETER_DOCS)[]): MethodDecorator {
+  return applyDecorators(...names.map((name) => ApiQuery({ name, required: false, ...QUERY_PARAMETER_DOCS[name] })));
+}
+
+/** OpenAPI description of each CRUD operation of one collection: operationId, parameters, envelopes. */
+export class CrudOperationDocs {
+  private readonly record: Schema;
+  private readonly tag: string;
+
+  constructor(private readonly def: CollectionDefinition) {
+    this.record = { $ref: getSchemaPath(def.response) };
+    this.tag = def.plural;
+  }
+
+  private envelope(key: string, value: Schema): Schema {
+    return { type: 'object', required: ['data'], properties: { data: { type: 'object', required: [key], properties: { [key]: value } } } };
+  }
+
+  private operation(operationId: string, summary: string): MethodDecorator {
+    return applyDecorators(
+      ApiOperation({ operationId, summary }),
+      ApiExtraModels(this.def.create, this.def.update, this.def.response, ErrorEnvelopeSchema, PageInfoSchema),
+    );
+  }
+
+  findMany = () =>
+    applyDecorators(
+      this.operation(`findMany${this.def.pascalPlural}`, `List ${this.def.plural} (filter, sort, keyset pagination)`),
+      query('filter', 'order_by', 'limit', 'starting_after', 'ending_before', 'depth', 'fields'),
+      ApiResponse({
+        status: 200,
+        description: 'A page of records',
+        schema: {
+          type: 'object',
+          required: ['data', 'pageInfo', 'totalCount'],
+          properties: {
+            data: { type: 'object', required: [this.def.plural], properties: { [this.def.plural]: { type: 'array', items: this.record } } },
+            pageInfo: { $ref: getSchemaPath(PageInfoSchema) },
+            totalCount: { type: 'integer', description: 'Rows matching the filter, ignoring limit' },
+          },
+        },
+      }),
+      errors(400, 401, 429),
+    );
+
+  createOne = () =>
+    applyDecorators(
+      this.operation(`createOne${this.def.pascal}`, `Create one ${this.def.singular}`),
+      query('depth'),
+      ApiBody({ type: this.def.create }),
+      ApiResponse({ status: 201, description: 'The created record', schema: this.envelope(`create${this.def.pascal}`, this.record) }),
+      errors(400, 401, 413, 415, 429),
+    );
+
+  createMany = () =>
+    applyDecorators(
+      this.operation(`createMany${this.def.pascalPlural}`, `Create many ${this.def.plural} (atomic)`),
+      query('depth'),
+      ApiBody({ schema: { type: 'array', items: { $ref: getSchemaPath(this.def.create) }, minItems: 1, maxItems: 200 } }),
+      ApiResponse({
+        status: 201,
+        description: 'The created records, in input order',
+        schema: this.envelope(`create${this.def.pascalPlural}`, { type: 'array', items: this.record }),
+      }),
+      errors(400, 401, 413, 415, 429),
+    );
+
+  findOne = () =>
+    applyDecorators(
+      this.operation(`findOne${this.def.pascal}`, `Get one ${this.def.singular}`),
+      query('depth', 'fields'),
+      ApiResponse({ status: 200, description: 'The record', schema: this.envelope(this.def.singular, this.record) }),
+      errors(400, 401, 404, 429),
+    );
+
+  updateOne = () =>
+    applyDecorators(
+      this.operation(`updateOne${this.def.pascal}`, `Update one ${this.def.singular} (partial)`),
+      query('depth'),
+      ApiBody({ type: this.def.update }),
+      ApiResponse({ status: 200, description: 'The updated record', schema: this.envelope(`update${this.def.pascal}`, this.record) }),
+      errors(400, 401, 404, 413, 415, 429),
+    );
+
+  deleteOne = () =>
+    applyDecorators(
+      this.operation(`deleteOne${this.def.pascal}`, `Delete one ${this.def.singular} (hard, or soft with soft_delete=true)`),
+      query('soft_delete'),
+      ApiResponse({
+        status: 200,
+        description: 'Hard delete: the id; soft delete: the whole record',
+        schema: this.envelope(`delete${this.def.pascal}`, this.record),
+      }),
+      errors(400, 401, 404, 429),
+    );
+
+  restoreOne = () =>
+    applyDecorators(
+      this.operation(`restoreOne${this.def.pascal}`, `Restore one soft-deleted ${this.def.singular}`),
+      query('depth'),
+      ApiResponse({ status: 200, description: 'The restored record', schema: this.envelope(`restore${this.def.pascal}`, this.record) }),
+      errors(400, 401, 404, 429),
+    );
+
+  findDuplicates = () => {
+    const found = { type: 'array', items: this.record };
+    return applyDecorators(
+      this.operation(`find${this.def.pascal}Duplicates`, `Find duplicates of ${this.def.plural}`),
+      query('depth'),
+      ApiBody({
+        schema: {
+          type: 'object',
+          description: 'Exactly one of data (partial records) or ids',
+          properties: {
+            data: { type: 'array', items: { $ref: getSchemaPath(this.def.update) } },
+            ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
+          },
+        },
+      }),
+      ApiResponse({
+        status: 200,
+        description: 'One result per input record (per found id in ids mode)',
+        schema: {
+          type: 'object',
+          required: ['data'],
+          properties: {
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['totalCount', 'pageInfo', 'companyDuplicates'],
+                properties: {
+                  totalCount: { type: 'integer' },
+                  pageInfo: { $ref: getSchemaPath(PageInfoSchema) },
+                  companyDuplicates: found,
+                  [`${this.def.singular}Duplicates`]: found,
+                },
+              },
+            },
+          },
+        },
+      }),
+      errors(400, 401, 413, 415, 429),
+    );
+  };
+}

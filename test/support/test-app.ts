@@ -1,0 +1,56 @@
+import { INestApplication } from '@nestjs/common';
+import { createApp } from '../../src/app.factory';
+import { createApiKey } from '../../src/core/auth/first-api-key';
+import { AppConfig } from '../../src/core/config/app-config';
+import { CrudService } from '../../src/core/crud/crud.service';
+import { Db } from '../../src/core/database/db';
+import { Http } from './http';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  database: TestDatabase;
+  /** Base URL of the REST root, e.g. http://127.0.0.1:41234/rest */
+  baseUrl: string;
+  /** A valid API token and a client that sends it. */
+  token: string;
+  http: Http;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real application (createApp) on a fresh database and a random port, with an API key.
+ * Each test file gets its own database: PostgreSQL when TEST_DATABASE_URL is set, else PGlite.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const { app, config } = await createApp({
+    env: {
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      BOOTSTRAP_API_KEY: 'false',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ...database.env,
+      ...env,
+    },
+  });
+  await app.listen(0, '127.0.0.1');
+  const baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
+  const { token } = await createApiKey(app.get(CrudService), 'e2e', new Date(Date.now() + 3600_000));
+  return {
+    app,
+    config,
+    database,
+    baseUrl,
+    token,
+    http: new Http(baseUrl, token),
+    db: app.get(Db),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
