@@ -36,7 +36,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   });
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.useBodyParser('json', { limit: config.bodyLimitBytes, strict: true });
+  // not strict: a top-level primitive reaches the body pipes, which explain what is expected
+  app.useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
   app.setGlobalPrefix('rest');
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -61,6 +61,7 @@ const UNAVAILABLE_MESSAGES = [
   'connect ECONNREFUSED',
   'the database system is starting up',
   'the database system is shutting down',
+  'is not currently accepting connections',
 ];
 
 /** True when the database cannot be reached or is going away (answer 503 and let clients retry). */

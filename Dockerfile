@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Build: compile TypeScript with the dev dependencies, then keep the production ones only.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# Run: non-root, migrations first, then the server. Without DATABASE_URL the embedded
+# database lives in /data (mount a volume); with it, set ENCRYPTION_KEY too.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data MIGRATIONS_RUN=false
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:3000/rest/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["sh", "-c", "node dist/src/cli/migrate.js && exec node dist/src/main.js"]
