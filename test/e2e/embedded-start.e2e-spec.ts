@@ -31,7 +31,7 @@ describe('embedded database start (PGlite in a data folder)', () => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await fetch(`${first.url}/companies`, { method: 'POST', headers, body: JSON.stringify({ name: 'Kept' }) });
     expect(created.status).toBe(201);
-    const { id } = (await created.json()).data.createCompany;
+    const { id } = ((await created.json()) as any).data.createCompany;
     await first.close();
 
     expect(statSync(join(dataDir, 'encryption.key')).mode & 0o777).toBe(0o600);
@@ -40,7 +40,7 @@ describe('embedded database start (PGlite in a data folder)', () => {
       expect(second.printed).not.toMatch(/crm_[A-Za-z0-9_-]{43}/);
       const read = await fetch(`${second.url}/companies/${id}`, { headers });
       expect(read.status).toBe(200);
-      expect((await read.json()).data.company.name).toBe('Kept');
+      expect(((await read.json()) as any).data.company.name).toBe('Kept');
     } finally {
       await second.close();
     }
