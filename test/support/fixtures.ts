@@ -114,9 +114,9 @@ export function wrongTypeValue(field: FieldDefinition): unknown {
 }
 
 /** The first field of a collection that a wrong JSON type can break (RAW_JSON accepts anything). */
-export function typedField(meta: CollectionMeta): DeclaredField {
+export function typedField(meta: CollectionMeta): DeclaredField | undefined {
   const field = meta.fields.find((f) => wrongTypeValue(f) !== undefined && !f.relation);
-  return field ?? meta.fields.find((f) => f.relation)!;
+  return field ?? meta.fields.find((f) => f.relation);
 }
 
 export function requiredFields(meta: CollectionMeta): DeclaredField[] {

@@ -37,7 +37,7 @@ export function formatValidationErrors(errors: ValidationError[], prefix = ''): 
 const VALIDATOR_OPTIONS = {
   whitelist: true,
   forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
+  forbidUnknownValues: false, // only our DTO instances are validated; unknown properties are still refused
   validationError: { target: false, value: false },
 } as const;
 

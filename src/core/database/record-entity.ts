@@ -1,4 +1,4 @@
-import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { getFieldDefinitions } from '../fields/field-definition';
 import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
 
@@ -35,15 +35,36 @@ export function recordEntityOptions(entity: Function): RecordEntityOptions {
   return options;
 }
 
-function columnOptions(col: StorageColumn): ColumnOptions {
+/**
+ * The column default in the form TypeORM compares without false differences: plain values for
+ * text, numbers, booleans and enums; SQL expressions for JSON, arrays and now().
+ */
+function columnDefault(col: StorageColumn): Pick<ColumnOptions, 'default'> {
   const sqlDefault = col.sqlDefault;
+  if (sqlDefault === undefined) return {};
+  const value = col.sub ? undefined : col.field.default;
+  const plain = col.sub ? subDefault(col) : value;
+  if (typeof plain === 'number' || typeof plain === 'boolean' || (typeof plain === 'string' && plain !== 'now()')) {
+    return { default: plain };
+  }
+  return { default: () => sqlDefault };
+}
+
+function subDefault(col: StorageColumn): unknown {
+  const parent = col.field.default as Record<string, unknown> | null | undefined;
+  return parent && col.sub!.name in parent ? parent[col.sub!.name] : col.sub!.default;
+}
+
+function columnOptions(col: StorageColumn): ColumnOptions {
   return {
     name: col.column,
     type: col.pgType as ColumnOptions['type'],
     nullable: col.nullable,
-    ...(col.enumName ? { enum: [...col.options!], enumName: col.enumName } : {}),
+    // enum types keep TypeORM's own names (<table>_<lowercased column>_enum): an explicit name
+    // equal to that default makes TypeORM diff the column forever
+    ...(col.pgType === 'enum' ? { enum: [...col.options!] } : {}),
     ...(isArrayColumn(col) ? { array: true } : {}),
-    ...(sqlDefault !== undefined ? { default: () => sqlDefault } : {}),
+    ...columnDefault(col),
   };
 }
 
@@ -68,7 +89,7 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
   return (target) => {
     Reflect.defineMetadata(RECORD_ENTITY_KEY, options, target);
     const proto = target.prototype;
-    PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })(proto, 'id');
+    PrimaryGeneratedColumn('uuid')(proto, 'id');
     Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'createdAt');
     Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'updatedAt');
     Column({ type: 'timestamp with time zone', nullable: true })(proto, 'deletedAt');

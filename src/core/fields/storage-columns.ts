@@ -14,9 +14,8 @@ export interface StorageColumn {
   sub?: FieldDefinition;
   /** Type of the stored value (the sub-field's type for composites). */
   type: FieldType;
-  /** PostgreSQL type; enum columns use the named enum type `enumName`. */
+  /** PostgreSQL type (`enum` for SELECT / MULTI_SELECT / RATING, typed by TypeORM). */
   pgType: string;
-  enumName?: string;
   options?: readonly string[];
   nullable: boolean;
   /** SQL expression of the column default, if any. */
@@ -47,7 +46,8 @@ export function sqlLiteral(type: FieldType, value: unknown): string | undefined 
       return quote(JSON.stringify(value));
     case 'ARRAY':
     case 'MULTI_SELECT':
-      return quote(`{${(value as string[]).map((v) => `"${v.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`);
+      // quote elements only when PostgreSQL would, so the literal matches what it prints back
+      return quote(`{${(value as string[]).map((v) => (/^$|[{},"\\\s]|^null$/i.test(v) ? `"${v.replace(/(["\\])/g, '\\$1')}"` : v)).join(',')}}`);
     case 'NUMBER':
     case 'NUMERIC':
     case 'POSITION':
@@ -58,12 +58,7 @@ export function sqlLiteral(type: FieldType, value: unknown): string | undefined 
   }
 }
 
-export function enumTypeName(table: string, column: string): string {
-  return `${table}_${column}_enum`;
-}
-
 function scalarColumn(
-  table: string,
   column: string,
   field: FieldDefinition,
   def: FieldDefinition,
@@ -77,7 +72,6 @@ function scalarColumn(
     sub: def === field ? undefined : def,
     type: def.type,
     pgType: isEnum ? 'enum' : PG_TYPES[def.type]!,
-    enumName: isEnum ? enumTypeName(table, column) : undefined,
     options: def.options,
     nullable,
     sqlDefault: sqlLiteral(def.type, defaultValue),
@@ -91,14 +85,14 @@ function scalarColumn(
 export function storageColumnsOf(table: string, field: FieldDefinition): StorageColumn[] {
   if (!isComposite(field.type)) {
     const nullable = field.nullable || field.relation?.onDelete === 'SET_NULL';
-    return [scalarColumn(table, field.name, field, field, nullable, field.default)];
+    return [scalarColumn(field.name, field, field, nullable, field.default)];
   }
   const defaults = (field.default ?? {}) as Record<string, unknown>;
   return subFieldsOf(field.type).map((sub) => {
     const column = `${field.name}${sub.name[0].toUpperCase()}${sub.name.slice(1)}`;
     const nullable = field.nullable || sub.nullable;
     const subDefault = field.default === null ? undefined : (defaults[sub.name] ?? sub.default);
-    return scalarColumn(table, column, field, sub, nullable, subDefault);
+    return scalarColumn(column, field, sub, nullable, subDefault);
   });
 }
 

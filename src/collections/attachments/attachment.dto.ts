@@ -1,0 +1,39 @@
+import { PartialType } from '@nestjs/swagger';
+import { JoinColumnField, TextField } from '../../core/fields';
+import { RecordResponse } from '../../core/openapi/record-response';
+
+/** Attachment: the create body (every writable field, declared once). */
+export class Attachment {
+  @TextField()
+  name?: string;
+
+  @TextField({ description: 'Storage path / signed url' })
+  fullPath?: string;
+
+  @TextField({ description: 'Free text file type (e.g. Image, TextDocument...) - TEXT not SELECT' })
+  type?: string;
+
+  @JoinColumnField({ name: 'author', target: 'workspaceMembers', inverse: 'authoredAttachments', onDelete: 'SET_NULL' })
+  authorId!: string;
+
+  @JoinColumnField({ name: 'task', target: 'tasks', inverse: 'attachments', onDelete: 'SET_NULL', nullable: true })
+  taskId?: string | null;
+
+  @JoinColumnField({ name: 'note', target: 'notes', inverse: 'attachments', onDelete: 'SET_NULL', nullable: true })
+  noteId?: string | null;
+
+  @JoinColumnField({ name: 'person', target: 'people', inverse: 'attachments', onDelete: 'CASCADE', nullable: true })
+  personId?: string | null;
+
+  @JoinColumnField({ name: 'company', target: 'companies', inverse: 'attachments', onDelete: 'CASCADE', nullable: true })
+  companyId?: string | null;
+
+  @JoinColumnField({ name: 'opportunity', target: 'opportunities', inverse: 'attachments', onDelete: 'CASCADE', nullable: true })
+  opportunityId?: string | null;
+}
+
+/** Attachment update body: every field optional (PATCH). */
+export class AttachmentForUpdate extends PartialType(Attachment, { skipNullProperties: false }) {}
+
+/** Attachment as returned: common fields, readable fields and relations. */
+export class AttachmentForResponse extends RecordResponse(Attachment) {}

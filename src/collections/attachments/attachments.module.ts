@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { AttachmentsController } from './attachments.controller';
+
+@Module({ controllers: [AttachmentsController] })
+export class AttachmentsModule {}

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { AuditLog, AuditLogForResponse, AuditLogForUpdate } from './audit-log.dto';
+
+@RecordEntity({ table: 'auditLog', fields: AuditLog })
+export class AuditLogEntity {}
+
+export const auditLogs = defineCollection({
+  plural: 'auditLogs',
+  singular: 'auditLog',
+  pascal: 'AuditLog',
+  pascalPlural: 'AuditLogs',
+  entity: AuditLogEntity,
+  create: AuditLog,
+  update: AuditLogForUpdate,
+  response: AuditLogForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [],
+  timeline: false,
+});

@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { auditLogs } from './audit-log.entity';
+
+export class AuditLogsController extends createCrudController(auditLogs) {}

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Blocklist, BlocklistForResponse, BlocklistForUpdate } from './blocklist.dto';
+
+@RecordEntity({ table: 'blocklist', fields: Blocklist })
+export class BlocklistEntity {}
+
+export const blocklists = defineCollection({
+  plural: 'blocklists',
+  singular: 'blocklist',
+  pascal: 'Blocklist',
+  pascalPlural: 'Blocklists',
+  entity: BlocklistEntity,
+  create: Blocklist,
+  update: BlocklistForUpdate,
+  response: BlocklistForResponse,
+  labelIdentifier: 'handle',
+  duplicateCriteria: [['workspaceMemberId', 'handle']],
+  timeline: false,
+});

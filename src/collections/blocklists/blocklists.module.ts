@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { BlocklistsController } from './blocklists.controller';
+
+@Module({ controllers: [BlocklistsController] })
+export class BlocklistsModule {}

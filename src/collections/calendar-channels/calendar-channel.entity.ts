@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { CalendarChannel, CalendarChannelForResponse, CalendarChannelForUpdate } from './calendar-channel.dto';
+
+@RecordEntity({ table: 'calendarChannel', fields: CalendarChannel })
+export class CalendarChannelEntity {}
+
+export const calendarChannels = defineCollection({
+  plural: 'calendarChannels',
+  singular: 'calendarChannel',
+  pascal: 'CalendarChannel',
+  pascalPlural: 'CalendarChannels',
+  entity: CalendarChannelEntity,
+  create: CalendarChannel,
+  update: CalendarChannelForUpdate,
+  response: CalendarChannelForResponse,
+  labelIdentifier: 'handle',
+  duplicateCriteria: [['connectedAccountId', 'handle']],
+  timeline: false,
+});

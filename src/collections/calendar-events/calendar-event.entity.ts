@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { CalendarEvent, CalendarEventForResponse, CalendarEventForUpdate } from './calendar-event.dto';
+
+@RecordEntity({ table: 'calendarEvent', fields: CalendarEvent })
+export class CalendarEventEntity {}
+
+export const calendarEvents = defineCollection({
+  plural: 'calendarEvents',
+  singular: 'calendarEvent',
+  pascal: 'CalendarEvent',
+  pascalPlural: 'CalendarEvents',
+  entity: CalendarEventEntity,
+  create: CalendarEvent,
+  update: CalendarEventForUpdate,
+  response: CalendarEventForResponse,
+  labelIdentifier: 'title',
+  duplicateCriteria: [['iCalUID']],
+  timeline: false,
+});

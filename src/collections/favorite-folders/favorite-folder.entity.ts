@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { FavoriteFolder, FavoriteFolderForResponse, FavoriteFolderForUpdate } from './favorite-folder.dto';
+
+@RecordEntity({ table: 'favoriteFolder', fields: FavoriteFolder })
+export class FavoriteFolderEntity {}
+
+export const favoriteFolders = defineCollection({
+  plural: 'favoriteFolders',
+  singular: 'favoriteFolder',
+  pascal: 'FavoriteFolder',
+  pascalPlural: 'FavoriteFolders',
+  entity: FavoriteFolderEntity,
+  create: FavoriteFolder,
+  update: FavoriteFolderForUpdate,
+  response: FavoriteFolderForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [],
+  timeline: false,
+});

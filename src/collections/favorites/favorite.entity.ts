@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Favorite, FavoriteForResponse, FavoriteForUpdate } from './favorite.dto';
+
+@RecordEntity({ table: 'favorite', fields: Favorite })
+export class FavoriteEntity {}
+
+export const favorites = defineCollection({
+  plural: 'favorites',
+  singular: 'favorite',
+  pascal: 'Favorite',
+  pascalPlural: 'Favorites',
+  entity: FavoriteEntity,
+  create: Favorite,
+  update: FavoriteForUpdate,
+  response: FavoriteForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { MessageChannelMessageAssociation, MessageChannelMessageAssociationForResponse, MessageChannelMessageAssociationForUpdate } from './message-channel-message-association.dto';
+
+@RecordEntity({ table: 'messageChannelMessageAssociation', fields: MessageChannelMessageAssociation })
+export class MessageChannelMessageAssociationEntity {}
+
+export const messageChannelMessageAssociations = defineCollection({
+  plural: 'messageChannelMessageAssociations',
+  singular: 'messageChannelMessageAssociation',
+  pascal: 'MessageChannelMessageAssociation',
+  pascalPlural: 'MessageChannelMessageAssociations',
+  entity: MessageChannelMessageAssociationEntity,
+  create: MessageChannelMessageAssociation,
+  update: MessageChannelMessageAssociationForUpdate,
+  response: MessageChannelMessageAssociationForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

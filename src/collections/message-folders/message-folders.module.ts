@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { MessageFoldersController } from './message-folders.controller';
+
+@Module({ controllers: [MessageFoldersController] })
+export class MessageFoldersModule {}

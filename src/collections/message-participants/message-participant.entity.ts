@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { MessageParticipant, MessageParticipantForResponse, MessageParticipantForUpdate } from './message-participant.dto';
+
+@RecordEntity({ table: 'messageParticipant', fields: MessageParticipant })
+export class MessageParticipantEntity {}
+
+export const messageParticipants = defineCollection({
+  plural: 'messageParticipants',
+  singular: 'messageParticipant',
+  pascal: 'MessageParticipant',
+  pascalPlural: 'MessageParticipants',
+  entity: MessageParticipantEntity,
+  create: MessageParticipant,
+  update: MessageParticipantForUpdate,
+  response: MessageParticipantForResponse,
+  labelIdentifier: 'handle',
+  duplicateCriteria: [['messageId', 'handle']],
+  timeline: false,
+});

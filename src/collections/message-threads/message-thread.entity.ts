@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { MessageThread, MessageThreadForResponse, MessageThreadForUpdate } from './message-thread.dto';
+
+@RecordEntity({ table: 'messageThread', fields: MessageThread })
+export class MessageThreadEntity {}
+
+export const messageThreads = defineCollection({
+  plural: 'messageThreads',
+  singular: 'messageThread',
+  pascal: 'MessageThread',
+  pascalPlural: 'MessageThreads',
+  entity: MessageThreadEntity,
+  create: MessageThread,
+  update: MessageThreadForUpdate,
+  response: MessageThreadForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

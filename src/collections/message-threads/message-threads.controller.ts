@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { messageThreads } from './message-thread.entity';
+
+export class MessageThreadsController extends createCrudController(messageThreads) {}

@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { NoteTarget, NoteTargetForResponse, NoteTargetForUpdate } from './note-target.dto';
+
+@RecordEntity({ table: 'noteTarget', fields: NoteTarget })
+export class NoteTargetEntity {}
+
+export const noteTargets = defineCollection({
+  plural: 'noteTargets',
+  singular: 'noteTarget',
+  pascal: 'NoteTarget',
+  pascalPlural: 'NoteTargets',
+  entity: NoteTargetEntity,
+  create: NoteTarget,
+  update: NoteTargetForUpdate,
+  response: NoteTargetForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Note, NoteForResponse, NoteForUpdate } from './note.dto';
+
+@RecordEntity({ table: 'note', fields: Note, searchVector: ['title', 'bodyV2.markdown'] })
+export class NoteEntity {}
+
+export const notes = defineCollection({
+  plural: 'notes',
+  singular: 'note',
+  pascal: 'Note',
+  pascalPlural: 'Notes',
+  entity: NoteEntity,
+  create: Note,
+  update: NoteForUpdate,
+  response: NoteForResponse,
+  labelIdentifier: 'title',
+  duplicateCriteria: [],
+  timeline: true,
+});

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { OpportunitiesController } from './opportunities.controller';
+
+@Module({ controllers: [OpportunitiesController] })
+export class OpportunitiesModule {}

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Opportunity, OpportunityForResponse, OpportunityForUpdate } from './opportunity.dto';
+
+@RecordEntity({ table: 'opportunity', fields: Opportunity, searchVector: ['name'] })
+export class OpportunityEntity {}
+
+export const opportunities = defineCollection({
+  plural: 'opportunities',
+  singular: 'opportunity',
+  pascal: 'Opportunity',
+  pascalPlural: 'Opportunities',
+  entity: OpportunityEntity,
+  create: Opportunity,
+  update: OpportunityForUpdate,
+  response: OpportunityForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [['companyId', 'name']],
+  timeline: true,
+});

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Task, TaskForResponse, TaskForUpdate } from './task.dto';
+
+@RecordEntity({ table: 'task', fields: Task, searchVector: ['title', 'bodyV2.markdown'] })
+export class TaskEntity {}
+
+export const tasks = defineCollection({
+  plural: 'tasks',
+  singular: 'task',
+  pascal: 'Task',
+  pascalPlural: 'Tasks',
+  entity: TaskEntity,
+  create: Task,
+  update: TaskForUpdate,
+  response: TaskForResponse,
+  labelIdentifier: 'title',
+  duplicateCriteria: [],
+  timeline: true,
+});

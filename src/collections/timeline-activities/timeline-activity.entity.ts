@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { TimelineActivity, TimelineActivityForResponse, TimelineActivityForUpdate } from './timeline-activity.dto';
+
+@RecordEntity({ table: 'timelineActivity', fields: TimelineActivity })
+export class TimelineActivityEntity {}
+
+export const timelineActivities = defineCollection({
+  plural: 'timelineActivities',
+  singular: 'timelineActivity',
+  pascal: 'TimelineActivity',
+  pascalPlural: 'TimelineActivities',
+  entity: TimelineActivityEntity,
+  create: TimelineActivity,
+  update: TimelineActivityForUpdate,
+  response: TimelineActivityForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { ViewField, ViewFieldForResponse, ViewFieldForUpdate } from './view-field.dto';
+
+@RecordEntity({ table: 'viewField', fields: ViewField, indexes: [{ columns: ['fieldMetadataId', 'viewId'], unique: true, where: '"deletedAt" IS NULL' }] })
+export class ViewFieldEntity {}
+
+export const viewFields = defineCollection({
+  plural: 'viewFields',
+  singular: 'viewField',
+  pascal: 'ViewField',
+  pascalPlural: 'ViewFields',
+  entity: ViewFieldEntity,
+  create: ViewField,
+  update: ViewFieldForUpdate,
+  response: ViewFieldForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

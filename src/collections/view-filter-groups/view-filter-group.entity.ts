@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { ViewFilterGroup, ViewFilterGroupForResponse, ViewFilterGroupForUpdate } from './view-filter-group.dto';
+
+@RecordEntity({ table: 'viewFilterGroup', fields: ViewFilterGroup })
+export class ViewFilterGroupEntity {}
+
+export const viewFilterGroups = defineCollection({
+  plural: 'viewFilterGroups',
+  singular: 'viewFilterGroup',
+  pascal: 'ViewFilterGroup',
+  pascalPlural: 'ViewFilterGroups',
+  entity: ViewFilterGroupEntity,
+  create: ViewFilterGroup,
+  update: ViewFilterGroupForUpdate,
+  response: ViewFilterGroupForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { ViewFilter, ViewFilterForResponse, ViewFilterForUpdate } from './view-filter.dto';
+
+@RecordEntity({ table: 'viewFilter', fields: ViewFilter })
+export class ViewFilterEntity {}
+
+export const viewFilters = defineCollection({
+  plural: 'viewFilters',
+  singular: 'viewFilter',
+  pascal: 'ViewFilter',
+  pascalPlural: 'ViewFilters',
+  entity: ViewFilterEntity,
+  create: ViewFilter,
+  update: ViewFilterForUpdate,
+  response: ViewFilterForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

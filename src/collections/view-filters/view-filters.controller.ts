@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { viewFilters } from './view-filter.entity';
+
+export class ViewFiltersController extends createCrudController(viewFilters) {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ViewFiltersController } from './view-filters.controller';
+
+@Module({ controllers: [ViewFiltersController] })
+export class ViewFiltersModule {}

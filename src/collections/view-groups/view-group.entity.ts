@@ -1,0 +1,19 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { ViewGroup, ViewGroupForResponse, ViewGroupForUpdate } from './view-group.dto';
+
+@RecordEntity({ table: 'viewGroup', fields: ViewGroup })
+export class ViewGroupEntity {}
+
+export const viewGroups = defineCollection({
+  plural: 'viewGroups',
+  singular: 'viewGroup',
+  pascal: 'ViewGroup',
+  pascalPlural: 'ViewGroups',
+  entity: ViewGroupEntity,
+  create: ViewGroup,
+  update: ViewGroupForUpdate,
+  response: ViewGroupForResponse,
+  duplicateCriteria: [],
+  timeline: false,
+});

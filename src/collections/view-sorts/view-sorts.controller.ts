@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { viewSorts } from './view-sort.entity';
+
+export class ViewSortsController extends createCrudController(viewSorts) {}

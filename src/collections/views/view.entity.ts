@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { View, ViewForResponse, ViewForUpdate } from './view.dto';
+
+@RecordEntity({ table: 'view', fields: View })
+export class ViewEntity {}
+
+export const views = defineCollection({
+  plural: 'views',
+  singular: 'view',
+  pascal: 'View',
+  pascalPlural: 'Views',
+  entity: ViewEntity,
+  create: View,
+  update: ViewForUpdate,
+  response: ViewForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [['objectMetadataId', 'name']],
+  timeline: false,
+});

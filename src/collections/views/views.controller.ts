@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { views } from './view.entity';
+
+export class ViewsController extends createCrudController(views) {}

@@ -1,0 +1,28 @@
+import { PartialType } from '@nestjs/swagger';
+import { ArrayField, TextField } from '../../core/fields';
+import { RecordResponse } from '../../core/openapi/record-response';
+
+/** Webhook: the create body (every writable field, declared once). */
+export class Webhook {
+  @TextField({ httpUrl: true, description: 'Where matching events are POSTed (http or https URL)' })
+  targetUrl?: string;
+
+  @TextField({ deprecated: true })
+  operation?: string;
+
+  @ArrayField({ description: 'Event patterns: person.created, *.updated, person.*, *.*', default: ['*.*'] })
+  operations?: string[];
+
+  @TextField({ nullable: true })
+  description?: string | null;
+
+  // Write-only: accepted on create and update, never returned in any response or payload.
+  @TextField({ writeOnly: true, description: 'HMAC-SHA256 key of the X-Twenty-Webhook-Signature header (write-only)' })
+  secret?: string;
+}
+
+/** Webhook update body: every field optional (PATCH). */
+export class WebhookForUpdate extends PartialType(Webhook, { skipNullProperties: false }) {}
+
+/** Webhook as returned: common fields, readable fields and relations. */
+export class WebhookForResponse extends RecordResponse(Webhook) {}

@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Webhook, WebhookForResponse, WebhookForUpdate } from './webhook.dto';
+
+@RecordEntity({ table: 'webhook', fields: Webhook })
+export class WebhookEntity {}
+
+export const webhooks = defineCollection({
+  plural: 'webhooks',
+  singular: 'webhook',
+  pascal: 'Webhook',
+  pascalPlural: 'Webhooks',
+  entity: WebhookEntity,
+  create: Webhook,
+  update: WebhookForUpdate,
+  response: WebhookForResponse,
+  labelIdentifier: 'targetUrl',
+  duplicateCriteria: [['targetUrl']],
+  timeline: false,
+});

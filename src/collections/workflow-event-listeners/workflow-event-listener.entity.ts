@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { WorkflowEventListener, WorkflowEventListenerForResponse, WorkflowEventListenerForUpdate } from './workflow-event-listener.dto';
+
+@RecordEntity({ table: 'workflowEventListener', fields: WorkflowEventListener })
+export class WorkflowEventListenerEntity {}
+
+export const workflowEventListeners = defineCollection({
+  plural: 'workflowEventListeners',
+  singular: 'workflowEventListener',
+  pascal: 'WorkflowEventListener',
+  pascalPlural: 'WorkflowEventListeners',
+  entity: WorkflowEventListenerEntity,
+  create: WorkflowEventListener,
+  update: WorkflowEventListenerForUpdate,
+  response: WorkflowEventListenerForResponse,
+  labelIdentifier: 'eventName',
+  duplicateCriteria: [],
+  timeline: false,
+});

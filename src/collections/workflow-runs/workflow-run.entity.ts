@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { WorkflowRun, WorkflowRunForResponse, WorkflowRunForUpdate } from './workflow-run.dto';
+
+@RecordEntity({ table: 'workflowRun', fields: WorkflowRun, searchVector: ['name'] })
+export class WorkflowRunEntity {}
+
+export const workflowRuns = defineCollection({
+  plural: 'workflowRuns',
+  singular: 'workflowRun',
+  pascal: 'WorkflowRun',
+  pascalPlural: 'WorkflowRuns',
+  entity: WorkflowRunEntity,
+  create: WorkflowRun,
+  update: WorkflowRunForUpdate,
+  response: WorkflowRunForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [],
+  timeline: true,
+});

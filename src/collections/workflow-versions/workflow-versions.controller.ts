@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { workflowVersions } from './workflow-version.entity';
+
+export class WorkflowVersionsController extends createCrudController(workflowVersions) {}

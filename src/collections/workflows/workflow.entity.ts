@@ -1,0 +1,20 @@
+import { RecordEntity } from '../../core/database/record-entity';
+import { defineCollection } from '../../core/crud/collection-definition';
+import { Workflow, WorkflowForResponse, WorkflowForUpdate } from './workflow.dto';
+
+@RecordEntity({ table: 'workflow', fields: Workflow, searchVector: ['name'] })
+export class WorkflowEntity {}
+
+export const workflows = defineCollection({
+  plural: 'workflows',
+  singular: 'workflow',
+  pascal: 'Workflow',
+  pascalPlural: 'Workflows',
+  entity: WorkflowEntity,
+  create: Workflow,
+  update: WorkflowForUpdate,
+  response: WorkflowForResponse,
+  labelIdentifier: 'name',
+  duplicateCriteria: [['name']],
+  timeline: true,
+});
