@@ -13,10 +13,16 @@ function config(text: string, values?: unknown[], name?: string): QueryConfig {
   return name ? { name, text, values } : { text, values };
 }
 
+/** The client of an open transaction. It runs one statement at a time, in call order. */
 class ClientQueryable implements Queryable {
+  private tail: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly client: PoolClient) {}
-  async query<R>(text: string, values?: unknown[], name?: string): Promise<R[]> {
-    return (await this.client.query(config(text, values, name))).rows as R[];
+
+  query<R>(text: string, values?: unknown[], name?: string): Promise<R[]> {
+    const run = this.tail.then(async () => (await this.client.query(config(text, values, name))).rows as R[]);
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 }
 

@@ -67,7 +67,8 @@ const UNAVAILABLE_MESSAGES = [
 /** True when the database cannot be reached or is going away (answer 503 and let clients retry). */
 export function isUnavailableError(error: PgError): boolean {
   const code = error.code ?? '';
-  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  // class 08 is connection exceptions, except 08P01 (protocol violation: a bug, not an outage)
+  if ((code.startsWith('08') && code !== '08P01') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
   return UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m));
 }

@@ -149,6 +149,7 @@ export function keysetSql(keys: ResolvedSortKey[], values: unknown[], params: Sq
   keys.forEach((key, i) => {
     const after = afterSql(key, values[i], params);
     if (after) branches.push([...equalities, after].join(' AND '));
+    if (i === keys.length - 1) return; // the last key needs no equality (and no unused parameter)
     equalities.push(values[i] === null ? `${col(key.ref.column)} IS NULL` : `${col(key.ref.column)} = ${params.add(values[i])}`);
   });
   return branches.length === 0 ? 'FALSE' : `(${branches.map((b) => `(${b})`).join(' OR ')})`;

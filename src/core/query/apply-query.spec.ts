@@ -1,0 +1,76 @@
+import { filterSql, keysetSql, orderBySql, resolveSort, reverseSort, SqlParams } from './apply-query';
+import { parseFilter } from './parse-filter';
+import { parseOrderBy } from './parse-order-by';
+import { QueryError } from './query-error';
+import { ColumnRef, QueryTarget } from './query-target';
+
+const columns: Record<string, ColumnRef> = {
+  id: { path: 'id', column: 'id', type: 'UUID', nullable: false },
+  name: { path: 'name', column: 'name', type: 'TEXT', nullable: false },
+  employees: { path: 'employees', column: 'employees', type: 'NUMBER', nullable: true },
+  createdAt: { path: 'createdAt', column: 'createdAt', type: 'DATE_TIME', nullable: false },
+  'name.firstName': { path: 'name.firstName', column: 'nameFirstName', type: 'TEXT', nullable: true },
+};
+const target: QueryTarget = {
+  objectName: 'person',
+  resolve: (path) => {
+    const ref = columns[path.join('.')];
+    if (!ref) throw new QueryError(`field '${path.join('.')}' does not exist in 'person' object`);
+    return ref;
+  },
+};
+
+/** Every $n used in the SQL, to check that each bound parameter is used exactly as numbered. */
+const placeholders = (sql: string) => [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+
+describe('filterSql', () => {
+  it('binds values and quotes columns from metadata only', () => {
+    const params = new SqlParams();
+    const sql = filterSql(target, parseFilter('or(name.firstName[ilike]:"%jo%",not(employees[in]:[1,2]))'), params);
+    expect(sql).toBe('("nameFirstName" ILIKE $1 OR NOT ("employees" = ANY($2)))');
+    expect(params.values).toEqual(['%jo%', [1, 2]]);
+  });
+
+  it('escapes LIKE wildcards of startsWith / endsWith', () => {
+    const params = new SqlParams();
+    filterSql(target, parseFilter('name[startsWith]:50%_a\\b,name[endsWith]:x'), params);
+    expect(params.values).toEqual(['50\\%\\_a\\\\b%', '%x']);
+  });
+
+  it('never puts a value in the SQL text', () => {
+    const params = new SqlParams();
+    const sql = filterSql(target, parseFilter(`name[eq]:"'; DROP TABLE person; --"`), params);
+    expect(sql).toBe('"name" = $1');
+  });
+});
+
+describe('keyset pagination SQL', () => {
+  it('uses one row comparison for a uniform NOT NULL sort', () => {
+    const keys = resolveSort(target, parseOrderBy('createdAt[DescNullsFirst]'));
+    const params = new SqlParams();
+    expect(keysetSql(keys, ['2026-01-01 00:00:00+00', 'x'], params)).toBe('("createdAt", "id") < ($1, $2)');
+    expect(orderBySql(keys)).toBe('"createdAt" DESC NULLS FIRST, "id" DESC NULLS FIRST');
+  });
+
+  it('expands mixed and nullable sorts with NULL placement, every parameter used', () => {
+    for (const [sort, values] of [
+      ['employees[DescNullsLast],name', [2, 'b', 'id-1']],
+      ['employees[AscNullsFirst],name[DescNullsLast]', [null, 'b', 'id-1']],
+      ['employees[AscNullsLast]', [null, 'id-1']],
+    ] as const) {
+      const keys = resolveSort(target, parseOrderBy(sort));
+      for (const order of [keys, reverseSort(keys)]) {
+        const params = new SqlParams();
+        const sql = keysetSql(order, [...values], params);
+        expect(placeholders(sql)).toEqual(params.values.map((_, i) => i + 1));
+      }
+    }
+  });
+
+  it('places NULLs after a non-null cursor value when the sort puts them last', () => {
+    const keys = resolveSort(target, parseOrderBy('employees[AscNullsLast]'));
+    const sql = keysetSql(keys, [5, 'id-1'], new SqlParams());
+    expect(sql).toBe('((("employees" > $1 OR "employees" IS NULL)) OR ("employees" = $2 AND "id" > $3))');
+    expect(keysetSql(keys, [null, 'id-1'], new SqlParams())).toBe('(("employees" IS NULL AND "id" > $1))');
+  });
+});
