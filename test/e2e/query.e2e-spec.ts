@@ -152,7 +152,7 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     const page = await list(q({ limit: '1' }));
     const cursor: string = page.body.pageInfo.endCursor;
     const tampered = `${cursor.slice(0, 3)}${cursor[3] === 'a' ? 'b' : 'a'}${cursor.slice(4)}`;
-    for (const params of [
+    for (const params of <Record<string, string>[]>[
       { starting_after: tampered },
       { starting_after: 'garbage' },
       { starting_after: cursor, order_by: 'name' },

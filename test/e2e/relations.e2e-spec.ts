@@ -1,5 +1,5 @@
 import { Db } from '../../src/core/database/db';
-import { createRecord } from '../support/fixtures';
+import { catalog, createRecord } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('relations and depth', () => {
@@ -77,7 +77,6 @@ describe('relations and depth', () => {
     expect([small.rows, large.rows]).toEqual([10, 40]);
     expect(large.calls).toBe(small.calls);
     // the bound: page + count, one query per relation, one per relation of each related collection
-    const { catalog } = await import('../support/fixtures');
     const meta = catalog.require('companies');
     const relationsOf = (plural: string) => [...catalog.require(plural).manyToOne, ...catalog.require(plural).oneToMany];
     const bound = 2 + [...meta.manyToOne, ...meta.oneToMany].reduce((n, rel) => n + 1 + relationsOf(rel.target).length, 0);

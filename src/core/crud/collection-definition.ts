@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { recordEntityOptions, setEntityResolver } from '../database/record-entity';
+import { declareDuplicateIndexes, recordEntityOptions, setEntityResolver } from '../database/record-entity';
 import type { CollectionHooks } from './collection-hooks';
 
 /**
@@ -43,6 +43,7 @@ export function defineCollection(def: CollectionDefinition): CollectionDefinitio
   recordEntityOptions(def.entity); // fails early when the entity is not a @RecordEntity
   const existing = registry.get(def.plural);
   if (existing && existing !== def) throw new Error(`Collection '${def.plural}' is declared twice`);
+  if (!existing) declareDuplicateIndexes(def.entity, def.duplicateCriteria);
   registry.set(def.plural, def);
   return def;
 }

@@ -79,6 +79,20 @@ function searchVectorExpression(table: string, paths: string[], fields: Function
   return `to_tsvector('simple'::regconfig, ${parts.join(` || ' ' || `)})`;
 }
 
+/** Name of the expression index serving one duplicate criterion (created by a hand-written migration). */
+export function duplicateIndexName(table: string, criterion: number): string {
+  return `IDX_${table}_duplicates_${criterion}`;
+}
+
+/**
+ * Declares, without letting TypeORM manage them, the `lower(...)` expression indexes that serve
+ * the duplicate criteria (TypeORM cannot express them; declaring keeps its diffs clean).
+ */
+export function declareDuplicateIndexes(entity: Function, criteria: string[][]): void {
+  const { table } = recordEntityOptions(entity);
+  criteria.forEach((_, i) => Index(duplicateIndexName(table, i), { synchronize: false })(entity));
+}
+
 /**
  * Derives a TypeORM entity from a collection's field declarations: the common columns,
  * one column per stored value, a foreign key and an index per join column, the search vector
@@ -93,9 +107,12 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
     Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'createdAt');
     Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'updatedAt');
     Column({ type: 'timestamp with time zone', nullable: true })(proto, 'deletedAt');
-    Index()(proto, 'createdAt');
+    // keyset order (sort key, id) for the common sorts
+    Index(['createdAt', 'id'])(target);
 
-    for (const field of getFieldDefinitions(options.fields)) {
+    const fields = getFieldDefinitions(options.fields);
+    if (fields.some((f) => f.name === 'position')) Index(['position', 'id'])(target);
+    for (const field of fields) {
       for (const col of storageColumnsOf(options.table, field)) {
         Column(columnOptions(col))(proto, col.column);
       }
