@@ -13,4 +13,6 @@ module.exports = {
     },
   ],
   testTimeout: 120000,
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
 };

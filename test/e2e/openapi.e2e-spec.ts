@@ -1,3 +1,6 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const validateSchema: (api: unknown) => void = require('@apidevtools/swagger-parser/lib/validators/schema');
 import { ALL_COLLECTIONS } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -9,6 +12,53 @@ describe('OpenAPI document', () => {
     doc = (await t.http.get('/open-api/core', { anonymous: true })).body;
   });
   afterAll(async () => t?.close());
+
+  it('is a valid OpenAPI 3.1 document (swagger-parser), every $ref resolving', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const copy = JSON.parse(JSON.stringify(doc));
+    await expect(SwaggerParser.parse(copy)).resolves.toBeDefined();
+    // swagger-parser's own validator of the OpenAPI 3.1 schema. SwaggerParser.validate() would also
+    // dereference the whole document, which does not finish on 37 mutually related record schemas.
+    expect(() => validateSchema(copy)).not.toThrow();
+    const refs = JSON.stringify(doc).match(/"\$ref":"#\/components\/schemas\/[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) {
+      const name = ref.split('/').pop()!.replace(/"$/, '');
+      expect(doc.components.schemas).toHaveProperty(name);
+    }
+  });
+
+  it('rejects a broken document (the validator is not a no-op)', () => {
+    const broken = JSON.parse(JSON.stringify(doc));
+    broken.paths['/people'].get.responses = 'nope';
+    expect(() => validateSchema(broken)).toThrow(/must be object/);
+  });
+
+  it('holds the three schemas of all 37 collections (111), composites defined once', () => {
+    const names = Object.keys(doc.components.schemas);
+    const recordSchemas = ALL_COLLECTIONS.flatMap((m) => [m.def.pascal, `${m.def.pascal}ForUpdate`, `${m.def.pascal}ForResponse`]);
+    expect(ALL_COLLECTIONS).toHaveLength(37);
+    expect(recordSchemas.filter((n) => names.includes(n))).toHaveLength(111);
+    for (const composite of ['FullName', 'Emails', 'Phones', 'Links', 'Currency', 'Address', 'Actor', 'RichTextV2']) {
+      expect(names).toContain(composite);
+    }
+    expect(doc.components.schemas.PersonForResponse.properties.name).toEqual({ oneOf: [{ $ref: '#/components/schemas/FullName' }, { type: 'null' }] });
+  });
+
+  it('documents every query parameter with its grammar, and the error envelope of every status', () => {
+    const list = doc.paths['/people'].get;
+    const params = Object.fromEntries(list.parameters.map((p: { name: string }) => [p.name, p]));
+    for (const name of ['filter', 'order_by', 'limit', 'starting_after', 'ending_before', 'depth', 'fields']) {
+      expect(params[name].description.length).toBeGreaterThan(20);
+    }
+    expect(params.filter.schema.examples[0]).toContain('[ilike]');
+    expect(doc.paths['/people/{id}'].delete.parameters.map((p: { name: string }) => p.name)).toContain('soft_delete');
+    for (const status of ['400', '401', '429', '503']) {
+      expect(list.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    }
+    expect(doc.paths['/people'].post.responses['413']).toBeDefined();
+    expect(doc.paths['/people/{id}'].get.responses['404']).toBeDefined();
+    expect(doc.paths['/people/{id}'].get.parameters[0].schema).toEqual({ type: 'string', format: 'uuid' });
+  });
 
   it('declares bearer security and the package version', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

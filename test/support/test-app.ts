@@ -5,6 +5,7 @@ import { AppConfig } from '../../src/core/config/app-config';
 import { CrudService } from '../../src/core/crud/crud.service';
 import { Db } from '../../src/core/database/db';
 import { Http } from './http';
+import { ResponseValidator } from './openapi-validator';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -19,6 +20,8 @@ export interface TestApp {
   token: string;
   http: Http;
   db: Db;
+  /** Checks every response of `http` against the served OpenAPI document. */
+  validator: ResponseValidator;
   close(): Promise<void>;
 }
 
@@ -40,15 +43,19 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await app.listen(0, '127.0.0.1');
   const baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
   const { token } = await createApiKey(app.get(CrudService), 'e2e', new Date(Date.now() + 3600_000));
+  const doc = (await (await fetch(`${baseUrl}/open-api/core`)).json()) as Record<string, unknown>;
+  const validator = new ResponseValidator(doc);
   return {
     app,
     config,
     database,
     baseUrl,
     token,
-    http: new Http(baseUrl, token),
+    http: new Http(baseUrl, token, (method, path, response) => validator.check(method, path, response)),
     db: app.get(Db),
+    validator,
     close: async () => {
+      validator.report(expect.getState().testPath?.split('/').pop() ?? 'unknown');
       await app.close();
       await database.drop();
     },

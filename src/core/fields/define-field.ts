@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateBy, ValidateNested } from 'class-validator';
 import { DEFAULT_NOW, FieldDefinition, isComposite, isRequired, registerField } from './field-definition';
+import { ANY_JSON } from '../openapi/openapi31';
 import { checkFieldValue, FieldRuleOptions } from './field-rules';
 
 /** Name of the class-validator constraint every field decorator applies. */
@@ -39,7 +40,12 @@ export function apiPropertyFor(field: DeclaredField): ApiPropertyOptions {
     DATE_TIME: { type: 'string', format: 'date-time' },
     DATE: { type: 'string', format: 'date' },
     UUID: { type: 'string', format: 'uuid' },
-    RAW_JSON: { type: 'object', additionalProperties: true },
+    RAW_JSON:
+      field.jsonShape === 'object'
+        ? { type: 'object', additionalProperties: true }
+        : field.api && 'type' in field.api
+          ? {}
+          : { type: 'object', [ANY_JSON]: true, description: field.description ?? 'Any JSON value' },
     ARRAY: { type: 'array', items: { type: 'string' } },
     SELECT: { type: 'string', enum: field.options },
     RATING: { type: 'string', enum: field.options },

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { CollectionDefinition } from '../crud/collection-definition';
 import { ErrorEnvelopeSchema, PageInfoSchema } from './envelope.schemas';
 import { QUERY_PARAMETER_DOCS } from './query-parameter.docs';
@@ -16,11 +16,14 @@ function errors(...statuses: number[]): MethodDecorator {
     413: 'Body larger than the limit',
     415: 'Body that is not JSON',
     429: 'Rate limit exceeded (see Retry-After)',
+    503: 'Database unavailable; retry later (see Retry-After)',
   };
   return applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
+    ...[...statuses, 503].map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
   );
 }
+
+const idParam = ApiParam({ name: 'id', description: 'Record id', schema: { type: 'string', format: 'uuid' } });
 
 function query(...names: (keyof typeof QUERY_PARAMETER_DOCS)[]): MethodDecorator {
   return applyDecorators(...names.map((name) => ApiQuery({ name, required: false, ...QUERY_PARAMETER_DOCS[name] })));
@@ -91,6 +94,7 @@ export class CrudOperationDocs {
 
   findOne = () =>
     applyDecorators(
+      idParam,
       this.operation(`findOne${this.def.pascal}`, `Get one ${this.def.singular}`),
       query('depth', 'fields'),
       ApiResponse({ status: 200, description: 'The record', schema: this.envelope(this.def.singular, this.record) }),
@@ -99,6 +103,7 @@ export class CrudOperationDocs {
 
   updateOne = () =>
     applyDecorators(
+      idParam,
       this.operation(`updateOne${this.def.pascal}`, `Update one ${this.def.singular} (partial)`),
       query('depth'),
       ApiBody({ type: this.def.update }),
@@ -108,6 +113,7 @@ export class CrudOperationDocs {
 
   deleteOne = () =>
     applyDecorators(
+      idParam,
       this.operation(`deleteOne${this.def.pascal}`, `Delete one ${this.def.singular} (hard, or soft with soft_delete=true)`),
       query('soft_delete'),
       ApiResponse({
@@ -120,6 +126,7 @@ export class CrudOperationDocs {
 
   restoreOne = () =>
     applyDecorators(
+      idParam,
       this.operation(`restoreOne${this.def.pascal}`, `Restore one soft-deleted ${this.def.singular}`),
       query('depth'),
       ApiResponse({ status: 200, description: 'The restored record', schema: this.envelope(`restore${this.def.pascal}`, this.record) }),

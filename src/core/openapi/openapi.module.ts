@@ -2,11 +2,12 @@ import { Controller, Get, INestApplication, Injectable, Module } from '@nestjs/c
 import { ApiExcludeController, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { version } from '../../../package.json';
 import { Public } from '../auth/public.decorator';
+import { toOpenApi31 } from './openapi31';
 
 /** Holds the OpenAPI document built once at start-up. */
 @Injectable()
 export class OpenApiDocument {
-  document?: OpenAPIObject;
+  document?: Record<string, unknown>;
 }
 
 @ApiExcludeController()
@@ -17,7 +18,7 @@ export class OpenApiController {
 
   /** The machine-readable description of every route. */
   @Get('core')
-  core(): OpenAPIObject {
+  core(): Record<string, unknown> {
     return this.holder.document!;
   }
 }
@@ -26,7 +27,7 @@ export class OpenApiController {
 export class OpenApiModule {}
 
 /** Builds the document from the controllers' decorators and serves Swagger UI at /rest/docs. */
-export function setupOpenApi(app: INestApplication): OpenAPIObject {
+export function setupOpenApi(app: INestApplication): Record<string, unknown> {
   const config = new DocumentBuilder()
     .setTitle('CRM record service')
     .setDescription(
@@ -37,12 +38,13 @@ export function setupOpenApi(app: INestApplication): OpenAPIObject {
     .addServer('/rest')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (POST /rest/apiKeys)' })
     .build();
-  const document = SwaggerModule.createDocument(app, config, {
+  const generated = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,
     ignoreGlobalPrefix: true,
   });
+  const document = toOpenApi31(generated);
   app.get(OpenApiDocument).document = document;
-  SwaggerModule.setup('rest/docs', app, document, {
+  SwaggerModule.setup('rest/docs', app, document as unknown as OpenAPIObject, {
     raw: false,
     customSiteTitle: 'CRM record service API',
     swaggerOptions: { persistAuthorization: true, displayOperationId: true, tryItOutEnabled: false },

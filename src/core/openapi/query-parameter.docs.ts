@@ -7,20 +7,17 @@ export const QUERY_PARAMETER_DOCS = {
       'Composite sub-fields by dot (`name.firstName`). Values may be quoted with "..." or \'...\' ' +
       '(escapes \\" \\\' \\\\); `in`/`containsAny` take `[a,b]`; `is` takes NULL or NOT_NULL; ' +
       'like/ilike use % wildcards. Soft-deleted records are hidden unless the filter names deletedAt.',
-    schema: { type: 'string', maxLength: 16384 },
-    example: 'or(name.firstName[ilike]:"%jo%",city[in]:["Paris","Lyon"])',
+    schema: { type: 'string', maxLength: 16384, examples: ['or(name.firstName[ilike]:"%jo%",city[in]:["Paris","Lyon"])'] },
   },
   order_by: {
     description:
       'Sort keys `field[Direction]`, comma separated; directions AscNullsFirst (default), AscNullsLast, ' +
       'DescNullsFirst, DescNullsLast; composite sub-fields by dot. id is always the final tiebreaker.',
-    schema: { type: 'string' },
-    example: 'createdAt[DescNullsLast]',
+    schema: { type: 'string', examples: ['createdAt[DescNullsLast]'] },
   },
   limit: {
     description: 'Page size: default 60, at most 200 (larger values are capped).',
-    schema: { type: 'integer', minimum: 0, default: 60 },
-    example: 20,
+    schema: { type: 'integer', minimum: 0, default: 60, examples: [20] },
   },
   starting_after: {
     description: 'Cursor (pageInfo.endCursor) after which the page starts. Not with ending_before.',
@@ -33,17 +30,14 @@ export const QUERY_PARAMETER_DOCS = {
   depth: {
     description:
       'Relations to include: 0 none; 1 (default) related records and arrays of related records; 2 those with their own relations.',
-    schema: { type: 'integer', enum: [0, 1, 2], default: 1 },
-    example: 1,
+    schema: { type: 'integer', enum: [0, 1, 2], default: 1, examples: [1] },
   },
   fields: {
     description: 'Projection: top-level field names to return (id is always returned).',
-    schema: { type: 'string' },
-    example: 'id,name,createdAt',
+    schema: { type: 'string', examples: ['id,name,createdAt'] },
   },
   soft_delete: {
     description: 'true: set deletedAt instead of deleting the record (restore with PATCH .../restore).',
-    schema: { type: 'boolean', default: false },
-    example: false,
+    schema: { type: 'boolean', default: false, examples: [false] },
   },
 } as const;

@@ -16,7 +16,9 @@ export function RecordResponse(create: Type<object>): Type<object> {
   for (const field of getFieldDefinitions(create) as DeclaredField[]) {
     if (field.writeOnly) continue;
     const { default: _default, writeOnly: _writeOnly, ...options } = apiPropertyFor(field) as Record<string, unknown>;
-    ApiProperty({ ...options, required: false })(proto, field.name);
+    // a required join column whose target's deletion clears it (SET_NULL) can read back as null
+    const nullable = options.nullable || field.relation?.onDelete === 'SET_NULL' || undefined;
+    ApiProperty({ ...options, nullable, required: false })(proto, field.name);
   }
   ApiProperty({ type: 'string', format: 'date-time', required: false })(proto, 'createdAt');
   ApiProperty({ type: 'string', format: 'date-time', required: false })(proto, 'updatedAt');
