@@ -10,8 +10,6 @@ export interface AppConfig {
   port: number;
   /** Interface to bind (`HOST`, default 127.0.0.1; the Docker image sets 0.0.0.0). */
   host: string;
-  /** `express` (default) or `fastify` (`HTTP_ADAPTER`). */
-  httpAdapter: 'express' | 'fastify';
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl?: string;
   /** Folder of the embedded database and its generated key (`DATA_DIR`, default ./data). */
@@ -130,7 +128,6 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
   const config: AppConfig = {
     port: read.int('PORT', 3000, 0, 65535),
     host: read.string('HOST', '127.0.0.1'),
-    httpAdapter: read.oneOf('HTTP_ADAPTER', 'express', ['express', 'fastify'] as const),
     databaseUrl,
     dataDir: dataDirOf(read.string('DATA_DIR', './data')),
     dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 1000),

@@ -17,7 +17,7 @@ export function RecordResponse(create: Type<object>): Type<object> {
     if (field.writeOnly) continue;
     const { default: _default, writeOnly: _writeOnly, ...options } = apiPropertyFor(field) as Record<string, unknown>;
     // a required join column whose target's deletion clears it (SET_NULL) can read back as null
-    const nullable = options.nullable || field.relation?.onDelete === 'SET_NULL' || undefined;
+    const nullable = options.nullable === true || field.relation?.onDelete === 'SET_NULL' || undefined;
     ApiProperty({ ...options, nullable, required: false })(proto, field.name);
   }
   ApiProperty({ type: 'string', format: 'date-time', required: false })(proto, 'createdAt');
