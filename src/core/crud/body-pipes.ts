@@ -18,30 +18,28 @@ export class UuidParamPipe implements PipeTransform<string, string> {
  * The body pipes of one collection, built by the controller factory with the collection's DTO
  * classes bound as values. They are Nest-injectable classes so limits come from configuration.
  */
-export function bodyPipesFor(def: CollectionDefinition) {
+/** Pipe of one record body validated against `dto` (an absent body is an empty record). */
+function singleRecordPipe(dto: Type<object>, allowId: boolean): Type<PipeTransform> {
   @Injectable()
-  class CreateOneBodyPipe implements PipeTransform {
+  class SingleRecordBodyPipe implements PipeTransform {
     transform(body: unknown) {
-      const result = validateRecord(def.create, body ?? {}, true);
+      const result = validateRecord(dto, body ?? {}, allowId);
       if (!result.ok) throw badRequest(result.messages);
       return result.value;
     }
   }
+  return SingleRecordBodyPipe;
+}
+
+export function bodyPipesFor(def: CollectionDefinition) {
+  const CreateOneBodyPipe = singleRecordPipe(def.create, true);
+  const UpdateBodyPipe = singleRecordPipe(def.update, false);
 
   @Injectable()
   class CreateManyBodyPipe implements PipeTransform {
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
     transform(body: unknown) {
       return validateRecordArray(def.create, body, this.config.batchMax);
-    }
-  }
-
-  @Injectable()
-  class UpdateBodyPipe implements PipeTransform {
-    transform(body: unknown) {
-      const result = validateRecord(def.update, body ?? {}, false);
-      if (!result.ok) throw badRequest(result.messages);
-      return result.value;
     }
   }
 
