@@ -72,20 +72,25 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @Patch(one)
     @docs.updateOne()
-    async updateOne(@Param('id', UuidParamPipe) id: string, @Body(UpdateBodyPipe) body: Record<string, unknown>, @Query() query: RawQuery) {
-      return { data: { [`update${def.pascal}`]: await this.crud.updateOne(this.meta, id, body, query) } };
+    async updateOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Body(UpdateBodyPipe) body: Record<string, unknown>,
+      @Query() query: RawQuery,
+      @Actor() actor: RequestActor,
+    ) {
+      return { data: { [`update${def.pascal}`]: await this.crud.updateOne(this.meta, id, body, query, actor) } };
     }
 
     @Delete(one)
     @docs.deleteOne()
-    async deleteOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery) {
-      return { data: { [`delete${def.pascal}`]: await this.crud.deleteOne(this.meta, id, query) } };
+    async deleteOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @Actor() actor: RequestActor) {
+      return { data: { [`delete${def.pascal}`]: await this.crud.deleteOne(this.meta, id, query, actor) } };
     }
 
     @Patch(`${one}/restore`)
     @docs.restoreOne()
-    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery) {
-      return { data: { [`restore${def.pascal}`]: await this.crud.restoreOne(this.meta, id, query) } };
+    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @Actor() actor: RequestActor) {
+      return { data: { [`restore${def.pascal}`]: await this.crud.restoreOne(this.meta, id, query, actor) } };
     }
   }
 

@@ -6,6 +6,8 @@ import { constraintViolation, PgError } from '../errors/db-errors';
 import { encodeCursor } from '../query/cursor';
 import { DEFAULT_MAX_FILTER_DEPTH } from '../query/parse-filter';
 import { Depth, parseBoolean } from '../query/parse-params';
+import { EventRecorder } from '../events/event-recorder';
+import { recordEvent } from '../events/record-events';
 import { KeyRing } from '../security/keys';
 import { CollectionCatalog, CollectionMeta } from './collection-meta';
 import { Criterion, findDuplicatesOf, MAX_DUPLICATES, resolveCriteria } from './duplicates';
@@ -47,6 +49,7 @@ export class CrudService {
     private readonly catalog: CollectionCatalog,
     private readonly codecs: RecordCodecs,
     private readonly keys: KeyRing,
+    private readonly events: EventRecorder,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.relations = new RelationLoader(catalog, codecs, config.relationLimit);
@@ -97,6 +100,8 @@ export class CrudService {
     try {
       return await this.db.transaction(async (tx) => {
         const { rows, extras } = await this.writer.insert(tx, meta, inputs, actor);
+        const codec = this.codecs.of(meta);
+        await this.events.record(tx, rows.map((row) => recordEvent(meta, 'created', undefined, codec.toRecord(row))), actor);
         const records = await this.shape(tx, meta, rows, shape.depth);
         return records.map((record, i) => ({ ...record, ...extras[i] }));
       });
@@ -122,32 +127,41 @@ export class CrudService {
     return new BadRequestException(indexes.map((i) => `[${i}] ${message}`));
   }
 
-  async updateOne(meta: CollectionMeta, id: string, input: Record<string, unknown>, raw: RawQuery): Promise<ApiRecord> {
+  async updateOne(meta: CollectionMeta, id: string, input: Record<string, unknown>, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
     return this.db.transaction(async (tx) => {
-      const row = await this.writer.update(tx, meta, id, input);
-      if (!row) throw new NotFoundException('Record not found');
-      return (await this.shape(tx, meta, [row], shape.depth))[0];
+      const rows = await this.writer.update(tx, meta, id, input);
+      if (!rows) throw new NotFoundException('Record not found');
+      if (rows.after) {
+        const codec = this.codecs.of(meta);
+        await this.events.record(tx, [recordEvent(meta, 'updated', codec.toRecord(rows.before), codec.toRecord(rows.after))], actor);
+      }
+      return (await this.shape(tx, meta, [rows.after ?? rows.before], shape.depth))[0];
     });
   }
 
   /** Hard delete (returns `{id}`), or soft delete with `soft_delete=true` (returns the record). */
-  async deleteOne(meta: CollectionMeta, id: string, raw: RawQuery): Promise<ApiRecord> {
+  async deleteOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
     const soft = parseBoolean('soft_delete', readParams(raw, ROUTE_PARAMS.delete).soft_delete);
     return this.db.transaction(async (tx) => {
       const row = soft
         ? await this.writer.setDeletedAt(tx, meta, id, 'now()', '"deletedAt" IS NULL')
         : await this.writer.destroy(tx, meta, id);
       if (!row) throw new NotFoundException('Record not found');
-      return soft ? this.codecs.of(meta).toRecord(row) : { id: row.id };
+      const record = this.codecs.of(meta).toRecord(row);
+      // a soft delete changed deletedAt only: the record before is the same with deletedAt unset
+      const before = soft ? { ...record, deletedAt: null } : record;
+      await this.events.record(tx, [recordEvent(meta, soft ? 'deleted' : 'destroyed', before, soft ? record : undefined)], actor);
+      return soft ? record : { id: row.id };
     });
   }
 
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
-  async restoreOne(meta: CollectionMeta, id: string, raw: RawQuery): Promise<ApiRecord> {
+  async restoreOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
     return this.db.transaction(async (tx) => {
       let row = await this.writer.setDeletedAt(tx, meta, id, 'NULL', '"deletedAt" IS NOT NULL');
+      if (row) await this.events.record(tx, [recordEvent(meta, 'restored', undefined, this.codecs.of(meta).toRecord(row))], actor);
       if (!row) {
         [row] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1`, [id]);
         if (!row) throw new NotFoundException('Record not found');

@@ -68,20 +68,21 @@ export class RecordWriter {
     return { rows: tuples.map((t) => returned.get(t[0])!), extras };
   }
 
-  /** Partial update of a live record; undefined when it does not exist. */
-  async update(tx: Queryable, meta: CollectionMeta, id: string, input: Row): Promise<Row | undefined> {
+  /**
+   * Partial update of a live record: its row before (locked) and after, or undefined when it
+   * does not exist. `after` is absent when the body changes nothing (no statement runs).
+   */
+  async update(tx: Queryable, meta: CollectionMeta, id: string, input: Row): Promise<{ before: Row; after?: Row } | undefined> {
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
-    if (columns.length === 0) {
-      const [row] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL`, [id]);
-      return row;
-    }
+    const lock = columns.length ? ' FOR UPDATE' : '';
+    const [before] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL${lock}`, [id]);
+    if (!before || columns.length === 0) return before && { before };
     const sets = columns.map((c, i) => `${col(c.column)} = $${i + 2}`);
-    const [row] = await tx.query(
-      `UPDATE ${meta.sqlTable} SET ${sets.join(', ')}, "updatedAt" = now() ` +
-        `WHERE "id" = $1 AND "deletedAt" IS NULL RETURNING ${meta.selectList}`,
+    const [after] = await tx.query(
+      `UPDATE ${meta.sqlTable} SET ${sets.join(', ')}, "updatedAt" = now() WHERE "id" = $1 RETURNING ${meta.selectList}`,
       [id, ...values],
     );
-    return row;
+    return { before, after };
   }
 
   /** Sets or clears `deletedAt` (soft delete / restore) when `condition` holds. */

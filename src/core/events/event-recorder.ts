@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { CollectionCatalog, CollectionMeta, q } from '../crud/collection-meta';
+import type { RequestActor } from '../crud/record-writer';
+import type { Queryable } from '../database/db';
+import { auditProperties, RecordEvent } from './record-events';
+
+/** Junction collections whose events also appear on the timeline of the records they link. */
+const LINKED_TIMELINES: Record<string, { via: string; name: string }> = {
+  noteTargets: { via: 'noteId', name: 'linked-note' },
+  taskTargets: { via: 'taskId', name: 'linked-task' },
+};
+
+interface TimelineRow {
+  name: string;
+  properties: Record<string, unknown>;
+  joinColumn: string;
+  recordId: string;
+  linkedRecordId: string | null;
+}
+
+/**
+ * Writes the consequences of record events inside the transaction of the change itself:
+ * one `auditLogs` row per event, and `timelineActivities` rows for collections with a timeline
+ * (plus a row on the linked record for note and task targets). A rolled-back write leaves none.
+ */
+@Injectable()
+export class EventRecorder {
+  private readonly audit: CollectionMeta;
+  private readonly timeline: CollectionMeta;
+  /** Join column of timelineActivities for each collection that has one (`people` -> `personId`). */
+  private readonly timelineColumn = new Map<string, string>();
+
+  constructor(private readonly catalog: CollectionCatalog) {
+    this.audit = catalog.require('auditLogs');
+    this.timeline = catalog.require('timelineActivities');
+    for (const rel of this.timeline.manyToOne) this.timelineColumn.set(rel.target, rel.joinColumn);
+  }
+
+  async record(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
+    if (events.length === 0) return;
+    const context = JSON.stringify({ apiKeyId: actor.apiKeyId || null });
+    const auditRows = events.map((e) => [e.name, e.meta.def.singular, e.recordId, JSON.stringify(auditProperties(e)), context, actor.workspaceMemberId]);
+    await this.insert(tx, this.audit, ['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'], auditRows);
+
+    const timelineRows = events.flatMap((e) => this.timelineRows(e));
+    if (timelineRows.length === 0) return;
+    const joinColumns = [...new Set(this.timelineColumn.values())];
+    await this.insert(
+      tx,
+      this.timeline,
+      ['name', 'properties', 'linkedRecordId', ...joinColumns],
+      timelineRows.map((row) => [
+        row.name,
+        JSON.stringify(row.properties),
+        row.linkedRecordId,
+        ...joinColumns.map((c) => (c === row.joinColumn ? row.recordId : null)),
+      ]),
+    );
+  }
+
+  private timelineRows(event: RecordEvent): TimelineRow[] {
+    const rows: TimelineRow[] = [];
+    const properties = auditProperties(event);
+    const ownColumn = this.timelineColumn.get(event.meta.plural);
+    // a destroyed record takes its timeline with it (the foreign key cascades)
+    if (event.meta.def.timeline && ownColumn && event.action !== 'destroyed') {
+      rows.push({ name: event.name, properties, joinColumn: ownColumn, recordId: event.recordId, linkedRecordId: null });
+    }
+    const linked = LINKED_TIMELINES[event.meta.plural];
+    const record = event.after ?? event.before;
+    if (linked && record) {
+      for (const rel of event.meta.manyToOne) {
+        const column = this.timelineColumn.get(rel.target);
+        const targetId = record[rel.joinColumn];
+        if (rel.joinColumn === linked.via || !column || typeof targetId !== 'string') continue;
+        if (!this.catalog.require(rel.target).def.timeline) continue;
+        const via = record[linked.via];
+        rows.push({
+          name: `${linked.name}.${event.action}`,
+          properties,
+          joinColumn: column,
+          recordId: targetId,
+          linkedRecordId: typeof via === 'string' ? via : null,
+        });
+      }
+    }
+    return rows;
+  }
+
+  private async insert(tx: Queryable, meta: CollectionMeta, columns: string[], rows: unknown[][]): Promise<void> {
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`);
+    await tx.query(`INSERT INTO ${meta.sqlTable} (${columns.map(q).join(', ')}) VALUES ${tuples.join(', ')}`, params);
+  }
+}
