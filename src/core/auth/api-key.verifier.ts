@@ -69,9 +69,4 @@ export class ApiKeyVerifier {
     }
     return { ok: true, actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null } };
   }
-
-  /** Forgets cached verifications (after a key changed on this instance). */
-  forget(): void {
-    this.cache.clear();
-  }
 }

@@ -47,11 +47,3 @@ export function defineCollection(def: CollectionDefinition): CollectionDefinitio
   registry.set(def.plural, def);
   return def;
 }
-
-export function findCollectionDefinition(plural: string): CollectionDefinition | undefined {
-  return registry.get(plural);
-}
-
-export function allCollectionDefinitions(): CollectionDefinition[] {
-  return [...registry.values()];
-}

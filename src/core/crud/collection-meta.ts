@@ -117,10 +117,6 @@ export class CollectionMeta implements QueryTarget {
     return stored.sub ? `${stored.field.name}.${stored.sub.name}` : stored.field.name;
   }
 
-  /** Names that exist on responses but cannot be written (for clear error messages). */
-  readOnlyNames(): string[] {
-    return [...COMMON_FIELDS.filter((n) => n !== 'id'), ...this.manyToOne.map((r) => r.name), ...this.oneToMany.map((r) => r.name)];
-  }
 }
 
 /**
