@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
-import { COLLECTION_DEFINITIONS, COLLECTION_ENTITIES, COLLECTIONS } from './collections';
+import { COLLECTION_DEFINITIONS, ENTITIES, COLLECTIONS } from './collections';
 import { AuthModule } from './core/auth/auth.module';
 import { AppConfig } from './core/config/app-config';
 import { ConfigModule } from './core/config/config.module';
@@ -19,7 +19,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(COLLECTION_ENTITIES),
+        DatabaseModule.forRoot(ENTITIES),
         CrudModule.forRoot(COLLECTION_DEFINITIONS),
         AuthModule,
         OpenApiModule,

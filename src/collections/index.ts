@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { CollectionDefinition } from '../core/crud/collection-definition';
+import { WebhookDeliveryEntity } from '../core/events/webhook-delivery.entity';
 import { apiKeys } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { attachments } from './attachments/attachment.entity';
@@ -122,4 +123,5 @@ export const COLLECTIONS: CollectionRegistration[] = [
 ];
 
 export const COLLECTION_DEFINITIONS = COLLECTIONS.map((c) => c.definition);
-export const COLLECTION_ENTITIES = COLLECTIONS.map((c) => c.definition.entity);
+/** Every entity of the DataSource: the collections and the webhook outbox. */
+export const ENTITIES: Function[] = [...COLLECTIONS.map((c) => c.definition.entity), WebhookDeliveryEntity];

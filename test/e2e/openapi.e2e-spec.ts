@@ -60,6 +60,14 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/people/{id}'].get.parameters[0].schema).toEqual({ type: 'string', format: 'uuid' });
   });
 
+  it('describes the webhook event payload in the 3.1 webhooks section', () => {
+    const post = doc.webhooks.recordEvent.post;
+    expect(post.requestBody.content['application/json'].schema.required).toEqual([
+      'targetUrl', 'eventName', 'objectMetadata', 'workspaceId', 'webhookId', 'eventDate', 'record',
+    ]);
+    expect(post.parameters.map((p: { name: string }) => p.name)).toContain('X-Twenty-Webhook-Signature');
+  });
+
   it('declares bearer security and the package version', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.info.version).toBe(require('../../package.json').version);

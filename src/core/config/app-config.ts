@@ -37,6 +37,12 @@ export interface AppConfig {
   apiKeyCacheTtlMs: number;
   /** Create and print a first API key when none exists (`BOOTSTRAP_API_KEY`, default true). */
   bootstrapApiKey: boolean;
+  /** Run the webhook dispatcher in this process (`WEBHOOK_DISPATCH`, default true). */
+  webhookDispatch: boolean;
+  /** Delays between delivery attempts in ms (`WEBHOOK_RETRY_SCHEDULE_MS`): ~1 s, 5 s, 15 s ... 24 h. */
+  webhookRetryScheduleMs: number[];
+  /** How often idle dispatchers look for due deliveries (`WEBHOOK_POLL_MS`, default 1000). */
+  webhookPollMs: number;
   /** pino level (`LOG_LEVEL`, default info). */
   logLevel: string;
 }
@@ -86,6 +92,18 @@ class EnvReader {
     }
     return raw as T;
   }
+}
+
+/** 1 s, 5 s, 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h: ten attempts over more than 45 h. */
+export const DEFAULT_RETRY_SCHEDULE_MS = [1e3, 5e3, 15e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3];
+
+function retrySchedule(read: EnvReader, raw: string): number[] {
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 1)) {
+    read.problems.push(`WEBHOOK_RETRY_SCHEDULE_MS must be a comma-separated list of positive integers (got '${raw}')`);
+    return DEFAULT_RETRY_SCHEDULE_MS;
+  }
+  return values;
 }
 
 /** `memory://` keeps the embedded database in memory (tests); anything else is a folder. */
@@ -142,6 +160,9 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     relationLimit: read.int('RELATION_LIMIT', 60, 1, 1000),
     apiKeyCacheTtlMs: read.int('API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
     bootstrapApiKey: read.bool('BOOTSTRAP_API_KEY', true),
+    webhookDispatch: read.bool('WEBHOOK_DISPATCH', true),
+    webhookRetryScheduleMs: retrySchedule(read, read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(','))),
+    webhookPollMs: read.int('WEBHOOK_POLL_MS', 1000, 10, 60_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   };
   if (read.problems.length > 0) {

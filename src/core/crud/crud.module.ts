@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EventRecorder } from '../events/event-recorder';
+import { WebhookDispatcher } from '../events/webhook-dispatcher';
 import { documentRelations } from '../openapi/record-response';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
@@ -28,6 +29,7 @@ export class CrudModule {
         { provide: KeyRing, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new KeyRing(loadMasterKey(config)) },
         { provide: RecordCodecs, inject: [KeyRing], useFactory: (keys: KeyRing) => new RecordCodecs(new SecretBox(keys.fieldKey)) },
         EventRecorder,
+        WebhookDispatcher,
         CrudService,
       ],
       exports: [CollectionCatalog, KeyRing, RecordCodecs, EventRecorder, CrudService],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CollectionCatalog, CollectionMeta, q } from '../crud/collection-meta';
 import type { RequestActor } from '../crud/record-writer';
 import type { Queryable } from '../database/db';
-import { auditProperties, RecordEvent } from './record-events';
+import { auditProperties, RecordEvent, webhookPayload } from './record-events';
 
 /** Junction collections whose events also appear on the timeline of the records they link. */
 const LINKED_TIMELINES: Record<string, { via: string; name: string }> = {
@@ -42,6 +42,8 @@ export class EventRecorder {
     const auditRows = events.map((e) => [e.name, e.meta.def.singular, e.recordId, JSON.stringify(auditProperties(e)), context, actor.workspaceMemberId]);
     await this.insert(tx, this.audit, ['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'], auditRows);
 
+    await this.enqueueWebhooks(tx, events);
+
     const timelineRows = events.flatMap((e) => this.timelineRows(e));
     if (timelineRows.length === 0) return;
     const joinColumns = [...new Set(this.timelineColumn.values())];
@@ -55,6 +57,24 @@ export class EventRecorder {
         row.linkedRecordId,
         ...joinColumns.map((c) => (c === row.joinColumn ? row.recordId : null)),
       ]),
+    );
+  }
+
+  /**
+   * The transactional outbox: one delivery row per event and matching webhook, in the same
+   * transaction as the change (one statement for all the events of the write).
+   */
+  private async enqueueWebhooks(tx: Queryable, events: RecordEvent[]): Promise<void> {
+    const items = events.map((e) => ({
+      name: e.name,
+      payload: webhookPayload(e),
+      patterns: [e.name, `*.${e.action}`, `${e.meta.def.singular}.*`, '*.*'],
+    }));
+    await tx.query(
+      `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
+        `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($1::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
+        `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns"`,
+      [JSON.stringify(items)],
     );
   }
 

@@ -3,6 +3,7 @@ import { ApiExcludeController, DocumentBuilder, OpenAPIObject, SwaggerModule } f
 import { version } from '../../../package.json';
 import { Public } from '../auth/public.decorator';
 import { toOpenApi31 } from './openapi31';
+import { WEBHOOK_DOCS } from './webhooks.docs';
 
 /** Holds the OpenAPI document built once at start-up. */
 @Injectable()
@@ -42,7 +43,7 @@ export function setupOpenApi(app: INestApplication): Record<string, unknown> {
     operationIdFactory: (_controller, method) => method,
     ignoreGlobalPrefix: true,
   });
-  const document = toOpenApi31(generated);
+  const document = toOpenApi31(generated, { webhooks: WEBHOOK_DOCS });
   app.get(OpenApiDocument).document = document;
   SwaggerModule.setup('rest/docs', app, document as unknown as OpenAPIObject, {
     raw: false,

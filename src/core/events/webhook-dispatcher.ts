@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createHmac, randomUUID } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Db } from '../database/db';
+
+interface Due {
+  id: string;
+  webhookId: string;
+  targetUrl: string;
+  secret: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+/** While a delivery is being sent, other dispatchers leave it alone for this long. */
+const LEASE_MS = 60_000;
+const BATCH = 20;
+const TIMEOUT_MS = 5_000;
+
+/** Signature header value: hex HMAC-SHA256 of `<timestamp>:<body>` with the webhook's secret. */
+export function signWebhook(secret: string, timestamp: string, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}:${body}`).digest('hex');
+}
+
+/**
+ * Delivers the outbox. Each round claims due rows with FOR UPDATE SKIP LOCKED and leases them
+ * (several instances share the work, each row goes to one), POSTs them with the contract's
+ * headers and a stable `X-Delivery-Id`, then records the outcome: delivered, retry later with
+ * exponential backoff and jitter (network error, timeout, 5xx, 429), or failed (other 4xx, or the
+ * schedule exhausted; the row is kept with its last error). Rows survive restarts: a lease that
+ * expires makes a delivery due again.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.webhookDispatch) this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running; // finish the deliveries in flight; what is left stays due in the outbox
+  }
+
+  /** Asks for a round soon (after a commit that enqueued deliveries). */
+  wake(): void {
+    if (this.config.webhookDispatch && !this.stopped && !this.running) this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.round()
+        .catch((error: Error) => this.logger.warn(`dispatch round failed: ${error.message}`))
+        .then((busy) => {
+          this.running = undefined;
+          if (!this.stopped) this.schedule(busy === true ? 0 : this.config.webhookPollMs);
+        });
+    }, delay);
+    this.timer.unref();
+  }
+
+  /** One round; true when it found a full batch (more may be due). */
+  private async round(): Promise<boolean> {
+    const due = await this.db.transaction((tx) =>
+      tx.query<Due>(
+        `UPDATE "webhookDelivery" d SET "nextAttemptAt" = now() + make_interval(secs => $1) FROM (
+           SELECT d2."id" FROM "webhookDelivery" d2 WHERE d2."status" = 'pending' AND d2."nextAttemptAt" <= now()
+           ORDER BY d2."nextAttemptAt" LIMIT $2 FOR UPDATE SKIP LOCKED) due, "webhook" w
+         WHERE d."id" = due."id" AND w."id" = d."webhookId"
+         RETURNING d."id", d."webhookId", w."targetUrl", w."secret", d."payload", d."attempts"`,
+        [LEASE_MS / 1000, BATCH],
+      ),
+    );
+    await Promise.all(due.map((delivery) => this.deliver(delivery)));
+    return due.length === BATCH;
+  }
+
+  private async deliver(delivery: Due): Promise<void> {
+    const body = JSON.stringify({ targetUrl: delivery.targetUrl, webhookId: delivery.webhookId, ...delivery.payload });
+    const timestamp = String(Date.now());
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(delivery.targetUrl, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        headers: {
+          'content-type': 'application/json',
+          'x-twenty-webhook-timestamp': timestamp,
+          'x-twenty-webhook-signature': signWebhook(delivery.secret, timestamp, body),
+          'x-twenty-webhook-nonce': randomUUID(),
+          'x-delivery-id': delivery.id,
+          'user-agent': 'crm-record-service-webhooks',
+        },
+      });
+      status = response.status;
+      await response.body?.cancel();
+    } catch (e) {
+      error = (e as Error).name === 'TimeoutError' ? 'timeout after 5 s' : (e as Error).message;
+    }
+    const attempts = delivery.attempts + 1;
+    if (status !== null && status >= 200 && status < 300) {
+      await this.db.query(
+        `UPDATE "webhookDelivery" SET "status" = 'delivered', "attempts" = $2, "lastStatus" = $3, "lastError" = NULL, "deliveredAt" = now() WHERE "id" = $1`,
+        [delivery.id, attempts, status],
+      );
+      return;
+    }
+    const retryable = status === null || status === 429 || status >= 500;
+    const schedule = this.config.webhookRetryScheduleMs;
+    if (!retryable || attempts > schedule.length) {
+      await this.db.query(
+        `UPDATE "webhookDelivery" SET "status" = 'failed', "attempts" = $2, "lastStatus" = $3, "lastError" = $4 WHERE "id" = $1`,
+        [delivery.id, attempts, status, error ?? `HTTP ${status}`],
+      );
+      this.logger.warn(`delivery ${delivery.id} failed for good after ${attempts} attempt(s): ${error ?? `HTTP ${status}`}`);
+      return;
+    }
+    const delay = schedule[attempts - 1] * (0.8 + Math.random() * 0.4); // +-20% jitter
+    await this.db.query(
+      `UPDATE "webhookDelivery" SET "attempts" = $2, "lastStatus" = $3, "lastError" = $4, "nextAttemptAt" = now() + make_interval(secs => $5) WHERE "id" = $1`,
+      [delivery.id, attempts, status, error ?? `HTTP ${status}`, delay / 1000],
+    );
+  }
+}
