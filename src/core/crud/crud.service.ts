@@ -7,7 +7,6 @@ import { encodeCursor } from '../query/cursor';
 import { DEFAULT_MAX_FILTER_DEPTH } from '../query/parse-filter';
 import { Depth, parseBoolean } from '../query/parse-params';
 import { EventRecorder } from '../events/event-recorder';
-import { WebhookDispatcher } from '../events/webhook-dispatcher';
 import { recordEvent } from '../events/record-events';
 import { KeyRing } from '../security/keys';
 import { CollectionCatalog, CollectionMeta } from './collection-meta';
@@ -51,19 +50,11 @@ export class CrudService {
     private readonly codecs: RecordCodecs,
     private readonly keys: KeyRing,
     private readonly events: EventRecorder,
-    private readonly dispatcher: WebhookDispatcher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.relations = new RelationLoader(catalog, codecs, config.relationLimit);
     this.writer = new RecordWriter(codecs);
     for (const meta of catalog.all()) this.criteria.set(meta, resolveCriteria(meta));
-  }
-
-  /** Runs a write in one transaction; once committed, its webhook deliveries are due at once. */
-  private async write<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
-    this.dispatcher.wake();
-    return result;
   }
 
   meta(plural: string): CollectionMeta {
@@ -107,7 +98,7 @@ export class CrudService {
   ): Promise<ApiRecord[]> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
     try {
-      return await this.write(async (tx) => {
+      return await this.db.transaction(async (tx) => {
         const { rows, extras } = await this.writer.insert(tx, meta, inputs, actor);
         const codec = this.codecs.of(meta);
         await this.events.record(tx, rows.map((row) => recordEvent(meta, 'created', undefined, codec.toRecord(row))), actor);
@@ -138,7 +129,7 @@ export class CrudService {
 
   async updateOne(meta: CollectionMeta, id: string, input: Record<string, unknown>, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
-    return this.write(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const rows = await this.writer.update(tx, meta, id, input);
       if (!rows) throw new NotFoundException('Record not found');
       if (rows.after) {
@@ -152,7 +143,7 @@ export class CrudService {
   /** Hard delete (returns `{id}`), or soft delete with `soft_delete=true` (returns the record). */
   async deleteOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
     const soft = parseBoolean('soft_delete', readParams(raw, ROUTE_PARAMS.delete).soft_delete);
-    return this.write(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const row = soft
         ? await this.writer.setDeletedAt(tx, meta, id, 'now()', '"deletedAt" IS NULL')
         : await this.writer.destroy(tx, meta, id);
@@ -168,7 +159,7 @@ export class CrudService {
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
   async restoreOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
-    return this.write(async (tx) => {
+    return this.db.transaction(async (tx) => {
       let row = await this.writer.setDeletedAt(tx, meta, id, 'NULL', '"deletedAt" IS NOT NULL');
       if (row) await this.events.record(tx, [recordEvent(meta, 'restored', undefined, this.codecs.of(meta).toRecord(row))], actor);
       if (!row) {

@@ -7,6 +7,8 @@ export interface Queryable {
    * (parsed once per connection); use it only for statements whose text never changes.
    */
   query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]>;
+  /** Inside a transaction: runs `hook` once it has committed (never when it rolls back). */
+  afterCommit?(hook: () => void): void;
 }
 
 function config(text: string, values?: unknown[], name?: string): QueryConfig {
@@ -16,6 +18,7 @@ function config(text: string, values?: unknown[], name?: string): QueryConfig {
 /** The client of an open transaction. It runs one statement at a time, in call order. */
 class ClientQueryable implements Queryable {
   private tail: Promise<unknown> = Promise.resolve();
+  readonly committed: (() => void)[] = [];
 
   constructor(private readonly client: PoolClient) {}
 
@@ -23,6 +26,10 @@ class ClientQueryable implements Queryable {
     const run = this.tail.then(async () => (await this.client.query(config(text, values, name))).rows as R[]);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  afterCommit(hook: () => void): void {
+    this.committed.push(hook);
   }
 }
 
@@ -44,8 +51,10 @@ export class Db implements Queryable {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      const result = await work(new ClientQueryable(client));
+      const tx = new ClientQueryable(client);
+      const result = await work(tx);
       await client.query('COMMIT');
+      for (const hook of tx.committed) hook();
       return result;
     } catch (error) {
       try {

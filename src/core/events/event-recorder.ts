@@ -3,6 +3,7 @@ import { CollectionCatalog, CollectionMeta, q } from '../crud/collection-meta';
 import type { RequestActor } from '../crud/record-writer';
 import type { Queryable } from '../database/db';
 import { auditProperties, RecordEvent, webhookPayload } from './record-events';
+import { WebhookDispatcher } from './webhook-dispatcher';
 
 /** Junction collections whose events also appear on the timeline of the records they link. */
 const LINKED_TIMELINES: Record<string, { via: string; name: string }> = {
@@ -30,7 +31,10 @@ export class EventRecorder {
   /** Join column of timelineActivities for each collection that has one (`people` -> `personId`). */
   private readonly timelineColumn = new Map<string, string>();
 
-  constructor(private readonly catalog: CollectionCatalog) {
+  constructor(
+    private readonly catalog: CollectionCatalog,
+    private readonly dispatcher: WebhookDispatcher,
+  ) {
     this.audit = catalog.require('auditLogs');
     this.timeline = catalog.require('timelineActivities');
     for (const rel of this.timeline.manyToOne) this.timelineColumn.set(rel.target, rel.joinColumn);
@@ -70,12 +74,14 @@ export class EventRecorder {
       payload: webhookPayload(e),
       patterns: [e.name, `*.${e.action}`, `${e.meta.def.singular}.*`, '*.*'],
     }));
-    await tx.query(
+    const enqueued = await tx.query(
       `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
         `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($1::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
-        `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns"`,
+        `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1`,
       [JSON.stringify(items)],
     );
+    // deliver as soon as the change is committed (other instances find the rows when they poll)
+    if (enqueued.length > 0) tx.afterCommit?.(() => this.dispatcher.wake());
   }
 
   private timelineRows(event: RecordEvent): TimelineRow[] {
