@@ -194,40 +194,52 @@ describe('webhooks: transactional outbox and delivery', () => {
 
   it('a server killed (SIGKILL) after commit but before delivery delivers after restart', async () => {
     receiver.received.length = 0;
-    const down = await new Receiver().start();
-    const url = down.url;
-    await down.stop(); // nothing listens there: deliveries fail and stay due
     await t.db.query('DELETE FROM webhook');
-    const webhook = (await t.http.post('/webhooks', { targetUrl: url, operations: ['task.created'], secret: SECRET })).body.data.createWebhook;
+    const webhook = (await t.http.post('/webhooks', { targetUrl: receiver.url, operations: ['task.created'], secret: SECRET })).body.data.createWebhook;
+    const freePort = async () => {
+      const probe = await new Receiver().start();
+      const port = Number(new URL(probe.url).port);
+      await probe.stop();
+      return port;
+    };
     const server = (extra: Record<string, string>): ChildProcess =>
       spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'main.ts')], {
-        env: { ...process.env, ...env({ PORT: '0', ...extra }) },
+        env: { ...process.env, ...env(extra) },
         stdio: 'ignore',
       });
-    const first = server({});
-    await t.http.post('/batch/tasks?depth=0', Array.from({ length: 10 }, (_, i) => ({ title: `Killed ${i}` })));
-    // let the first instance try (and fail) at least once, then kill it without warning
-    const start = Date.now();
-    for (;;) {
-      const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM "webhookDelivery" WHERE attempts > 0 AND "webhookId" = $1', [webhook.id]);
-      if (n > 0 || Date.now() - start > 30_000) break;
-      await new Promise((r) => setTimeout(r, 100));
+    // the first server commits the writes but never gets to deliver them: it dies with SIGKILL
+    const port = await freePort();
+    const first = server({ PORT: String(port), WEBHOOK_DISPATCH: 'false' });
+    const base = `http://127.0.0.1:${port}/rest`;
+    for (let started = Date.now(); ; ) {
+      const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+      if (ok || Date.now() - started > 60_000) break;
+      await new Promise((r) => setTimeout(r, 200));
     }
+    const res = await fetch(`${base}/batch/tasks?depth=0`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ title: `Killed ${i}` }))),
+    });
+    expect(res.status).toBe(201);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    // the receiver comes back where the webhook points; a new instance finishes the work
-    const back = await new Receiver().start(Number(new URL(url).port));
-    const second = server({});
+    expect(receiver.received).toHaveLength(0);
+    // a new instance finds the committed deliveries in the outbox
+    const second = server({ PORT: String(await freePort()) });
     try {
-      await back.until(10, 40_000);
+      await receiver.until(10, 60_000);
       await new Promise((r) => setTimeout(r, 300));
-      const ids = back.received.map((r) => r.headers['x-delivery-id']);
+      const ids = receiver.received.map((r) => r.headers['x-delivery-id']);
       expect(new Set(ids).size).toBe(10);
+      expect(ids).toHaveLength(10);
+      for (const r of receiver.received) {
+        expect(r.headers['x-twenty-webhook-signature']).toBe(signWebhook(SECRET, String(r.headers['x-twenty-webhook-timestamp']), r.body));
+      }
       const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "webhookDelivery" WHERE status <> 'delivered' AND "webhookId" = $1`, [webhook.id]);
       expect(n).toBe(0);
     } finally {
       second.kill('SIGKILL');
-      await back.stop();
     }
   });
 });
