@@ -1,9 +1,11 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { AppConfig, loadConfig } from './core/config/app-config';
 import { setupOpenApi } from './core/openapi/openapi.module';
+import { maxUrlLength, requestId } from './core/security/request-hardening';
 
 export interface CreateAppOptions {
   /** Environment to read the configuration from (default: process.env). */
@@ -36,6 +38,10 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   });
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(maxUrlLength(config.maxUrlLength));
+  app.use(helmet());
+  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] });
   // not strict: a top-level primitive reaches the body pipes, which explain what is expected
   app.useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
   app.setGlobalPrefix('rest');

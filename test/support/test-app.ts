@@ -36,6 +36,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       BOOTSTRAP_API_KEY: 'false',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // suites fire requests faster than a client should; the rate-limit tests set their own limits
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_PER_MINUTE: '60000000',
       ...database.env,
       ...env,
     },

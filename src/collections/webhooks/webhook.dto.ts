@@ -4,8 +4,9 @@ import { RecordResponse } from '../../core/openapi/record-response';
 
 /** Webhook: the create body (every writable field, declared once). */
 export class Webhook {
-  @TextField({ httpUrl: true, description: 'Where matching events are POSTed (http or https URL)' })
-  targetUrl?: string;
+  // required: a webhook without a URL could never deliver (collections.json gives it a '' default)
+  @TextField({ httpUrl: true, required: true, description: 'Where matching events are POSTed (http or https URL)' })
+  targetUrl!: string;
 
   @TextField({ deprecated: true })
   operation?: string;

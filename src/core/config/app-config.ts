@@ -43,6 +43,15 @@ export interface AppConfig {
   webhookRetryScheduleMs: number[];
   /** How often idle dispatchers look for due deliveries (`WEBHOOK_POLL_MS`, default 1000). */
   webhookPollMs: number;
+  /** Redis for counters shared by every instance (`REDIS_URL`); unset: counters in memory. */
+  redisUrl?: string;
+  /** Requests per API key per second and per minute (`RATE_LIMIT_PER_SECOND` 100, `RATE_LIMIT_PER_MINUTE` 6000). */
+  rateLimitPerSecond: number;
+  rateLimitPerMinute: number;
+  /** Origins allowed by CORS (`CORS_ORIGINS`, comma-separated); unset: CORS off. */
+  corsOrigins: string[];
+  /** Longest accepted URL, path and query string (`MAX_URL_LENGTH`, default 8192): 414 above (Node itself refuses request heads over 16 KB). */
+  maxUrlLength: number;
   /** pino level (`LOG_LEVEL`, default info). */
   logLevel: string;
 }
@@ -160,6 +169,11 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     relationLimit: read.int('RELATION_LIMIT', 60, 1, 1000),
     apiKeyCacheTtlMs: read.int('API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
     bootstrapApiKey: read.bool('BOOTSTRAP_API_KEY', true),
+    redisUrl: read.optional('REDIS_URL'),
+    rateLimitPerSecond: read.int('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+    rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 6000, 1, 60_000_000),
+    corsOrigins: (read.optional('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    maxUrlLength: read.int('MAX_URL_LENGTH', 8192, 256, 12_288),
     webhookDispatch: read.bool('WEBHOOK_DISPATCH', true),
     webhookRetryScheduleMs: retrySchedule(read, read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(','))),
     webhookPollMs: read.int('WEBHOOK_POLL_MS', 1000, 10, 60_000),

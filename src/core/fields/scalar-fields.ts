@@ -8,6 +8,8 @@ import { JsonShape } from './field-rules';
  */
 export interface FieldOptions<T = unknown> {
   nullable?: boolean;
+  /** Required on create even where the type has a default (TEXT otherwise defaults to ''). */
+  required?: boolean;
   default?: T | null;
   description?: string;
   deprecated?: boolean;
@@ -19,13 +21,13 @@ export interface FieldOptions<T = unknown> {
 type Extra = Partial<Pick<DeclaredField, 'writeOnly' | 'encrypted' | 'httpUrl' | 'jsonShape' | 'api'>>;
 
 function scalar(type: DeclaredField['type'], name: string, opts: FieldOptions & Extra, fallbackDefault?: unknown) {
-  const { example, ...rest } = opts;
+  const { example, required, ...rest } = opts;
   const field: DeclaredField = {
     ...rest,
     name,
     type,
     nullable: opts.nullable ?? false,
-    default: opts.default === undefined ? fallbackDefault : opts.default,
+    default: required ? undefined : opts.default === undefined ? fallbackDefault : opts.default,
     api: { ...(example !== undefined ? { example } : {}), ...(opts.api ?? {}) },
   };
   if (field.nullable && field.default === undefined) field.default = null;

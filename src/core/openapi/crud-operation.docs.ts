@@ -16,10 +16,11 @@ function errors(...statuses: number[]): MethodDecorator {
     413: 'Body larger than the limit',
     415: 'Body that is not JSON',
     429: 'Rate limit exceeded (see Retry-After)',
+    414: 'URL longer than the limit',
     503: 'Database unavailable; retry later (see Retry-After)',
   };
   return applyDecorators(
-    ...[...statuses, 503].map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
+    ...[...statuses, 414, 503].map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
   );
 }
 

@@ -1,0 +1,87 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import Redis from 'ioredis';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { TooManyRequestsException } from '../errors/error-names';
+
+interface Window {
+  name: string;
+  points: number;
+  limiter: RateLimiterAbstract;
+}
+
+/**
+ * Rate limits per API key with rate-limiter-flexible: two windows (per second, per minute).
+ * With REDIS_URL the counters live in Redis and every instance shares them (an in-memory
+ * insurance limiter takes over while Redis is unreachable); without it, in memory.
+ * Every authenticated response carries RateLimit-Limit / -Remaining / -Reset for the tightest
+ * window; over a limit: 429 TooManyRequestsException with Retry-After.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate, OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimit');
+  private readonly redis?: Redis;
+  private readonly windows: Window[];
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    if (config.redisUrl) {
+      this.redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+      this.redis.on('error', (error) => this.logger.warn(`redis: ${error.message}`));
+    }
+    const make = (points: number, duration: number, keyPrefix: string): RateLimiterAbstract =>
+      this.redis
+        ? new RateLimiterRedis({
+            storeClient: this.redis,
+            points,
+            duration,
+            keyPrefix,
+            insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
+          })
+        : new RateLimiterMemory({ points, duration, keyPrefix });
+    this.windows = [
+      { name: 'second', points: config.rateLimitPerSecond, limiter: make(config.rateLimitPerSecond, 1, 'crm:rl:s') },
+      { name: 'minute', points: config.rateLimitPerMinute, limiter: make(config.rateLimitPerMinute, 60, 'crm:rl:m') },
+    ];
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.redis?.disconnect();
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const actor = http.getRequest()[ACTOR_PROPERTY] as { apiKeyId: string } | undefined;
+    if (!actor) return true; // public routes (documents, health) carry no key
+    const outcomes = await Promise.all(
+      this.windows.map((window) =>
+        window.limiter.consume(actor.apiKeyId || 'system').then(
+          (res) => ({ window, res, limited: false }),
+          (res: unknown) => {
+            if (res instanceof RateLimiterRes) return { window, res, limited: true };
+            throw res;
+          },
+        ),
+      ),
+    );
+    const limited = outcomes.find((o) => o.limited);
+    const tightest = limited ?? outcomes.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
+    const { httpAdapter } = this.adapterHost;
+    const response = http.getResponse();
+    const resetSeconds = Math.max(1, Math.ceil(tightest.res.msBeforeNext / 1000));
+    httpAdapter.setHeader(response, 'RateLimit-Limit', String(tightest.window.points));
+    httpAdapter.setHeader(response, 'RateLimit-Remaining', String(Math.max(0, tightest.res.remainingPoints)));
+    httpAdapter.setHeader(response, 'RateLimit-Reset', String(resetSeconds));
+    if (limited) {
+      throw new TooManyRequestsException(
+        `Rate limit exceeded: ${limited.window.points} requests per ${limited.window.name} for this API key`,
+        resetSeconds,
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,28 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+
+type Req = { url: string; headers: Record<string, string | string[] | undefined>; requestId?: string };
+type Res = { setHeader(name: string, value: string): void };
+type Next = (error?: unknown) => void;
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every response carries X-Request-Id: the client's when well-formed, else a new UUID. */
+export function requestId(req: Req, res: Res, next: Next): void {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+  req.requestId = id;
+  res.setHeader('X-Request-Id', id);
+  next();
+}
+
+/** URLs longer than `max` (path and query string) are refused with 414 before any parsing. */
+export function maxUrlLength(max: number) {
+  return (req: Req, _res: Res, next: Next): void => {
+    if (req.url.length > max) {
+      next(new HttpException(`URL longer than ${max} characters`, HttpStatus.URI_TOO_LONG));
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../src/app.factory';
+import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
+import { testDatabaseKind } from '../support/test-database';
+
+describe('transport hardening', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_PER_MINUTE: '1000' });
+  });
+  afterAll(async () => t?.close());
+
+  it('security headers, no X-Powered-By, CORS off by default', async () => {
+    const res = await t.http.get('/companies', { headers: { origin: 'https://evil.example' } });
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('strict-transport-security')).toContain('max-age');
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('X-Request-Id: echoed when well-formed, generated otherwise', async () => {
+    expect((await t.http.get('/health', { headers: { 'x-request-id': 'abc-123' } })).headers.get('x-request-id')).toBe('abc-123');
+    const generated = (await t.http.get('/health', { headers: { 'x-request-id': 'bad id <script>' } })).headers.get('x-request-id');
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses over-long URLs with 414 in the error envelope', async () => {
+    const res = await t.http.get(`/companies?filter=${'a'.repeat(9000)}`);
+    expect(res.status).toBe(414);
+    expect(res.body).toEqual({ statusCode: 414, error: 'UriTooLongException', messages: ['URL longer than 8192 characters'] });
+  });
+
+  it('rate limits per API key with RateLimit headers and Retry-After', async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof t.http.get>> | undefined;
+    for (let i = 0; i < 8; i++) {
+      const res = await t.http.get('/companies?depth=0');
+      statuses.push(res.status);
+      expect(res.headers.get('ratelimit-limit')).toBe('5');
+      expect(Number(res.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      if (res.status === 429) limited = res;
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(limited!.body).toEqual({ statusCode: 429, error: 'TooManyRequestsException', messages: ['Rate limit exceeded: 5 requests per second for this API key'] });
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await t.http.get('/companies?depth=0')).status).toBe(200);
+  });
+});
+
+/** Two instances on one PostgreSQL and one Redis share the counters of a key. */
+(testDatabaseKind() === 'postgres' ? describe : describe.skip)('rate limit shared across instances (Redis)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('a key gets its per-minute budget once, whichever instance it calls', async () => {
+    const env = {
+      DATABASE_URL: t.database.url!,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      BOOTSTRAP_API_KEY: 'false',
+      LOG_LEVEL: 'silent',
+      WEBHOOK_DISPATCH: 'false',
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      RATE_LIMIT_PER_SECOND: '1000',
+      RATE_LIMIT_PER_MINUTE: '20',
+    };
+    const apps = await Promise.all([createApp({ env }), createApp({ env })]);
+    try {
+      const urls: string[] = [];
+      for (const { app } of apps) {
+        await app.listen(0, '127.0.0.1');
+        urls.push(`${await app.getUrl()}/rest`);
+      }
+      // a fresh key, so that earlier runs leave no counts in Redis
+      const { token } = (await t.http.post('/apiKeys', { name: `shared-${randomUUID()}`, expiresAt: '2099-01-01T00:00:00Z' })).body.data.createApiKey;
+      const statuses: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        for (const url of urls) {
+          statuses.push((await fetch(`${url}/companies?depth=0`, { headers: { authorization: `Bearer ${token}` } })).status);
+        }
+      }
+      // 30 requests split over two instances: each saw 15 (< 20), yet the shared budget is 20
+      expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    } finally {
+      await Promise.all(apps.map(({ app }) => app.close()));
+    }
+  });
+});
