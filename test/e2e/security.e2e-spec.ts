@@ -50,6 +50,47 @@ describe('transport hardening', () => {
   });
 });
 
+describe('input hardening and configurable limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ MAX_FILTER_DEPTH: '2', MAX_BODY_DEPTH: '4' });
+  });
+  afterAll(async () => t?.close());
+
+  it('filter nesting beyond MAX_FILTER_DEPTH is a 400', async () => {
+    expect((await t.http.get('/companies?filter=and(or(name[eq]:a))')).status).toBe(200);
+    const deep = await t.http.get('/companies?filter=and(or(not(name[eq]:a)))');
+    expect(deep.status).toBe(400);
+    expect(deep.body.messages[0]).toMatch(/nesting deeper than 2 levels/);
+  });
+
+  it('body nesting beyond MAX_BODY_DEPTH is a 400, and nothing is written', async () => {
+    const res = await t.http.post('/auditLogs', { properties: { a: { b: { c: { d: 1 } } } } });
+    expect(res.status).toBe(400);
+    expect(res.body.messages).toEqual(['Body is nested deeper than 4 levels']);
+    expect((await t.http.get('/auditLogs?filter=name[eq]:x')).body.totalCount).toBe(0);
+  });
+
+  it('prototype-pollution keys, NUL characters and non-finite numbers are refused', async () => {
+    const proto = await t.http.post('/companies', undefined, { raw: '{"name":"x","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    expect(proto.body.messages).toEqual(['property __proto__ is not allowed']);
+    const nested = await t.http.post('/auditLogs', undefined, { raw: '{"properties":{"constructor":{"prototype":{}}}}', headers: { 'content-type': 'application/json' } });
+    expect(nested.body.messages).toEqual(['property properties.constructor is not allowed']);
+    expect((await t.http.post('/companies', { name: 'a\u0000b' })).body.messages).toEqual(['name must not contain NUL characters']);
+    const huge = await t.http.post('/companies', undefined, { raw: '{"employees": 1e400}', headers: { 'content-type': 'application/json' } });
+    expect(huge.body.messages).toEqual(['employees must be a finite number']);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('path tricks never reach a record', async () => {
+    for (const path of ['/companies/..%2F..%2Fetc%2Fpasswd', '/companies/%2e%2e', '/people/%00', '/companies/1%2F2/restore']) {
+      const res = await t.http.get(path);
+      expect([400, 404]).toContain(res.status);
+      expect(res.body.statusCode).toBe(res.status);
+    }
+  });
+});
+
 /** Two instances on one PostgreSQL and one Redis share the counters of a key. */
 (testDatabaseKind() === 'postgres' ? describe : describe.skip)('rate limit shared across instances (Redis)', () => {
   let t: TestApp;

@@ -50,6 +50,10 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Origins allowed by CORS (`CORS_ORIGINS`, comma-separated); unset: CORS off. */
   corsOrigins: string[];
+  /** Deepest nesting of and/or/not in a filter (`MAX_FILTER_DEPTH`, default 32). */
+  maxFilterDepth: number;
+  /** Deepest nesting of objects and arrays in a request body (`MAX_BODY_DEPTH`, default 32). */
+  maxBodyDepth: number;
   /** Longest accepted URL, path and query string (`MAX_URL_LENGTH`, default 8192): 414 above (Node itself refuses request heads over 16 KB). */
   maxUrlLength: number;
   /** pino level (`LOG_LEVEL`, default info). */
@@ -173,6 +177,8 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     rateLimitPerSecond: read.int('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 6000, 1, 60_000_000),
     corsOrigins: (read.optional('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    maxFilterDepth: read.int('MAX_FILTER_DEPTH', 32, 1, 256),
+    maxBodyDepth: read.int('MAX_BODY_DEPTH', 32, 2, 256),
     maxUrlLength: read.int('MAX_URL_LENGTH', 8192, 256, 12_288),
     webhookDispatch: read.bool('WEBHOOK_DISPATCH', true),
     webhookRetryScheduleMs: retrySchedule(read, read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(','))),

@@ -22,8 +22,9 @@ export class UuidParamPipe implements PipeTransform<string, string> {
 function singleRecordPipe(dto: Type<object>, allowId: boolean): Type<PipeTransform> {
   @Injectable()
   class SingleRecordBodyPipe implements PipeTransform {
+    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
     transform(body: unknown) {
-      const result = validateRecord(dto, body ?? {}, allowId);
+      const result = validateRecord(dto, body ?? {}, allowId, this.config.maxBodyDepth);
       if (!result.ok) throw badRequest(result.messages);
       return result.value;
     }
@@ -39,7 +40,7 @@ export function bodyPipesFor(def: CollectionDefinition) {
   class CreateManyBodyPipe implements PipeTransform {
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
     transform(body: unknown) {
-      return validateRecordArray(def.create, body, this.config.batchMax);
+      return validateRecordArray(def.create, body, this.config.batchMax, this.config.maxBodyDepth);
     }
   }
 
@@ -47,7 +48,7 @@ export function bodyPipesFor(def: CollectionDefinition) {
   class DuplicatesBodyPipe implements PipeTransform {
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
     transform(body: unknown): DuplicatesInput {
-      return parseDuplicatesBody(def.update, body, this.config.batchMax);
+      return parseDuplicatesBody(def.update, body, this.config.batchMax, this.config.maxBodyDepth);
     }
   }
 
@@ -55,7 +56,7 @@ export function bodyPipesFor(def: CollectionDefinition) {
 }
 
 /** `{"data": [partial records]}` or `{"ids": [uuids]}`, exactly one (API.md section 5). */
-export function parseDuplicatesBody(partial: Type<object>, body: unknown, max: number): DuplicatesInput {
+export function parseDuplicatesBody(partial: Type<object>, body: unknown, max: number, maxDepth?: number): DuplicatesInput {
   if (!isPlainObject(body)) throw badRequest(['Body must be a JSON object']);
   const extra = Object.keys(body).filter((k) => k !== 'data' && k !== 'ids');
   if (extra.length) throw badRequest(extra.map((k) => `property ${k} should not exist`));
@@ -76,7 +77,7 @@ export function parseDuplicatesBody(partial: Type<object>, body: unknown, max: n
   if (body.data.length > max) throw badRequest([`data may hold at most ${max} records`]);
   const messages: string[] = [];
   const data = body.data.map((item, index) => {
-    const result = validateRecord(partial, item, false);
+    const result = validateRecord(partial, item, false, maxDepth === undefined ? undefined : maxDepth - 2);
     if (!result.ok) messages.push(...result.messages.map((m) => `[${index}] ${m}`));
     return result.ok ? result.value : {};
   });

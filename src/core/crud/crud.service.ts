@@ -4,7 +4,6 @@ import { Db, Queryable } from '../database/db';
 import { constraintMessage } from '../errors/constraint-messages';
 import { constraintViolation, PgError } from '../errors/db-errors';
 import { encodeCursor } from '../query/cursor';
-import { DEFAULT_MAX_FILTER_DEPTH } from '../query/parse-filter';
 import { Depth, parseBoolean } from '../query/parse-params';
 import { EventRecorder } from '../events/event-recorder';
 import { recordEvent } from '../events/record-events';
@@ -68,7 +67,7 @@ export class CrudService {
   }
 
   async findMany(meta: CollectionMeta, raw: RawQuery): Promise<ListResult> {
-    const limits = { pageSizeDefault: this.config.pageSizeDefault, pageSizeMax: this.config.pageSizeMax, maxFilterDepth: DEFAULT_MAX_FILTER_DEPTH };
+    const limits = { pageSizeDefault: this.config.pageSizeDefault, pageSizeMax: this.config.pageSizeMax, maxFilterDepth: this.config.maxFilterDepth };
     const query = parseListQuery(meta, raw, limits, this.keys.cursorKey);
     const page = await findPage(this.db, meta, query, this.keys.cursorKey);
     const records = await this.shape(this.db, meta, page.rows, query.depth, query.fields);

@@ -50,9 +50,10 @@ export function validateRecord(
   dto: Type<object>,
   body: unknown,
   allowId: boolean,
+  maxDepth?: number,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; messages: string[] } {
   if (!isPlainObject(body)) return { ok: false, messages: ['Body must be a JSON object'] };
-  const unsafe = checkJsonSafety(body);
+  const unsafe = checkJsonSafety(body, maxDepth);
   if (unsafe) return { ok: false, messages: [unsafe] };
   const { id, ...fields } = body;
   const messages: string[] = [];
@@ -72,14 +73,14 @@ export function badRequest(messages: string[]): BadRequestException {
 }
 
 /** Validates a create-many body: a non-empty array of at most `max` records; errors carry `[index]`. */
-export function validateRecordArray(dto: Type<object>, body: unknown, max: number): Record<string, unknown>[] {
+export function validateRecordArray(dto: Type<object>, body: unknown, max: number, maxDepth?: number): Record<string, unknown>[] {
   if (!Array.isArray(body)) throw badRequest(['Body must be a JSON array of records']);
   if (body.length === 0) throw badRequest(['Body must contain at least one record']);
   if (body.length > max) throw badRequest([`Maximum number of records to upsert is ${max}.`]);
   const values: Record<string, unknown>[] = [];
   const messages: string[] = [];
   body.forEach((item, index) => {
-    const result = validateRecord(dto, item, true);
+    const result = validateRecord(dto, item, true, maxDepth === undefined ? undefined : maxDepth - 1);
     if (result.ok) values.push(result.value);
     else messages.push(...result.messages.map((m) => `[${index}] ${m}`));
   });
