@@ -51,7 +51,7 @@ export class CollectionMeta implements QueryTarget {
     this.sqlTable = q(this.table);
     this.fields = getFieldDefinitions(def.create) as DeclaredField[];
     this.fieldByName = new Map(this.fields.map((f) => [f.name, f]));
-    this.columnsByField = new Map(this.fields.map((f) => [f.name, storageColumnsOf(this.table, f)]));
+    this.columnsByField = new Map(this.fields.map((f) => [f.name, storageColumnsOf(f)]));
     this.columns = [...this.columnsByField.values()].flat();
     for (const field of this.fields) {
       if (field.relation) {

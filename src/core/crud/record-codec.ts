@@ -1,4 +1,3 @@
-import { DeclaredField } from '../fields/define-field';
 import { DEFAULT_NOW, isComposite } from '../fields/field-definition';
 import { isPlainObject } from '../fields/field-rules';
 import { StorageColumn } from '../fields/storage-columns';
@@ -77,13 +76,6 @@ export class RecordCodec {
     return value;
   }
 
-  private defaultOf(col: StorageColumn, field: DeclaredField): unknown {
-    if (!col.sub) return field.default ?? null;
-    if (field.default === null || field.default === undefined) return null;
-    const defaults = field.default as Record<string, unknown>;
-    return col.sub.name in defaults ? defaults[col.sub.name] : (col.sub.default ?? null);
-  }
-
   /**
    * Values of every writable column for an INSERT, in `meta.columns` order: given values,
    * missing composite sub-fields and missing fields at their declared defaults.
@@ -94,11 +86,11 @@ export class RecordCodec {
       const given = input[field.name];
       for (const col of this.meta.columnsByField.get(field.name)!) {
         let value: unknown;
-        if (given === undefined) value = this.defaultOf(col, field);
+        if (given === undefined) value = col.defaultValue ?? null;
         else if (!col.sub || given === null) value = col.sub ? null : given;
         else {
           const sub = (given as Record<string, unknown>)[col.sub.name];
-          value = sub === undefined ? this.defaultOf(col, field) : sub;
+          value = sub === undefined ? (col.defaultValue ?? null) : sub;
         }
         values.push(this.encode(col, value));
       }

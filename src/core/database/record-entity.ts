@@ -40,19 +40,12 @@ export function recordEntityOptions(entity: Function): RecordEntityOptions {
  * text, numbers, booleans and enums; SQL expressions for JSON, arrays and now().
  */
 function columnDefault(col: StorageColumn): Pick<ColumnOptions, 'default'> {
-  const sqlDefault = col.sqlDefault;
+  const { defaultValue, sqlDefault } = col;
   if (sqlDefault === undefined) return {};
-  const value = col.sub ? undefined : col.field.default;
-  const plain = col.sub ? subDefault(col) : value;
-  if (typeof plain === 'number' || typeof plain === 'boolean' || (typeof plain === 'string' && plain !== 'now()')) {
-    return { default: plain };
+  if (typeof defaultValue === 'number' || typeof defaultValue === 'boolean' || (typeof defaultValue === 'string' && defaultValue !== 'now()')) {
+    return { default: defaultValue };
   }
   return { default: () => sqlDefault };
-}
-
-function subDefault(col: StorageColumn): unknown {
-  const parent = col.field.default as Record<string, unknown> | null | undefined;
-  return parent && col.sub!.name in parent ? parent[col.sub!.name] : col.sub!.default;
 }
 
 function columnOptions(col: StorageColumn): ColumnOptions {
@@ -70,7 +63,7 @@ function columnOptions(col: StorageColumn): ColumnOptions {
 
 /** SQL expression of a tsvector over text columns, immutable so it can be a generated column. */
 function searchVectorExpression(table: string, paths: string[], fields: Function): string {
-  const columns = getFieldDefinitions(fields).flatMap((f) => storageColumnsOf(table, f));
+  const columns = getFieldDefinitions(fields).flatMap((f) => storageColumnsOf(f));
   const parts = paths.map((path) => {
     const column = path.replace(/\.(\w)/, (_, c: string) => c.toUpperCase());
     if (!columns.some((c) => c.column === column)) throw new Error(`searchVector: unknown field ${path}`);
@@ -113,12 +106,12 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
     const fields = getFieldDefinitions(options.fields);
     if (fields.some((f) => f.name === 'position')) Index(['position', 'id'])(target);
     for (const field of fields) {
-      for (const col of storageColumnsOf(options.table, field)) {
+      for (const col of storageColumnsOf(field)) {
         Column(columnOptions(col))(proto, col.column);
       }
       if (field.unique) {
         // Unique among live records with a value: soft-deleted rows and empty defaults never collide.
-        const column = storageColumnsOf(options.table, field)[0].column;
+        const column = storageColumnsOf(field)[0].column;
         Index([column], { unique: true, where: `"deletedAt" IS NULL AND "${column}" <> ''` })(target);
       }
       const relation = field.relation;

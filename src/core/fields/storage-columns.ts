@@ -18,7 +18,8 @@ export interface StorageColumn {
   pgType: string;
   options?: readonly string[];
   nullable: boolean;
-  /** SQL expression of the column default, if any. */
+  /** The column's default as a value (undefined: none; DEFAULT_NOW: the clock), and as SQL. */
+  defaultValue?: unknown;
   sqlDefault?: string;
 }
 
@@ -74,6 +75,7 @@ function scalarColumn(
     pgType: isEnum ? 'enum' : PG_TYPES[def.type]!,
     options: def.options,
     nullable,
+    defaultValue,
     sqlDefault: sqlLiteral(def.type, defaultValue),
   };
 }
@@ -82,7 +84,7 @@ function scalarColumn(
  * Columns of one field. A join column whose relation clears it on delete (SET_NULL) is stored
  * nullable even when the API requires it, so that deleting the target never leaves an orphan id.
  */
-export function storageColumnsOf(table: string, field: FieldDefinition): StorageColumn[] {
+export function storageColumnsOf(field: FieldDefinition): StorageColumn[] {
   if (!isComposite(field.type)) {
     const nullable = field.nullable || field.relation?.onDelete === 'SET_NULL';
     return [scalarColumn(field.name, field, field, nullable, field.default)];
@@ -91,7 +93,8 @@ export function storageColumnsOf(table: string, field: FieldDefinition): Storage
   return subFieldsOf(field.type).map((sub) => {
     const column = `${field.name}${sub.name[0].toUpperCase()}${sub.name.slice(1)}`;
     const nullable = field.nullable || sub.nullable;
-    const subDefault = field.default === null ? undefined : (defaults[sub.name] ?? sub.default);
+    // a parent default of null means "no sub-field defaults"; otherwise the parent's value wins
+    const subDefault = field.default === null ? undefined : sub.name in defaults ? defaults[sub.name] : sub.default;
     return scalarColumn(column, field, sub, nullable, subDefault);
   });
 }

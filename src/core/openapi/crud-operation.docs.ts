@@ -33,11 +33,9 @@ function query(...names: (keyof typeof QUERY_PARAMETER_DOCS)[]): MethodDecorator
 /** OpenAPI description of each CRUD operation of one collection: operationId, parameters, envelopes. */
 export class CrudOperationDocs {
   private readonly record: Schema;
-  private readonly tag: string;
 
   constructor(private readonly def: CollectionDefinition) {
     this.record = { $ref: getSchemaPath(def.response) };
-    this.tag = def.plural;
   }
 
   private envelope(key: string, value: Schema): Schema {
