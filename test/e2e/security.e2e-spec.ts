@@ -50,6 +50,28 @@ describe('transport hardening', () => {
   });
 });
 
+describe('CORS by origin list', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' });
+  });
+  afterAll(async () => t?.close());
+
+  it('allows the listed origins only', async () => {
+    const allowed = await t.http.get('/companies', { headers: { origin: 'https://admin.example.com' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
+    expect(allowed.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    const other = await t.http.get('/companies', { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${t.baseUrl}/companies`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+  });
+});
+
 describe('input hardening and configurable limits', () => {
   let t: TestApp;
   beforeAll(async () => {
