@@ -1,9 +1,12 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { AppConfig, loadConfig } from './core/config/app-config';
+import { createLogging } from './core/logging/logging.module';
 import { setupOpenApi } from './core/openapi/openapi.module';
 import { maxUrlLength, requestId } from './core/security/request-hardening';
 
@@ -12,18 +15,24 @@ export interface CreateAppOptions {
   env?: Record<string, string | undefined>;
   /** A ready configuration (wins over `env`). */
   config?: AppConfig;
-  logger?: LogLevel[] | false;
+  /** Where JSON log lines go (default: stdout). */
+  logStream?: DestinationStream;
 }
 
-const LOG_LEVELS: Record<string, LogLevel[] | false> = {
-  silent: false,
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
+/** Nest's start-up chatter (one line per module and route) goes to debug; everything else as is. */
+const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+function quietStartup(logger: PinoNestLogger): LoggerService {
+  return {
+    log: (message: unknown, ...rest: unknown[]) =>
+      STARTUP_CONTEXTS.has(rest[rest.length - 1] as string) ? logger.debug(message, ...rest) : logger.log(message, ...rest),
+    error: (message: unknown, ...rest: unknown[]) => logger.error(message, ...rest),
+    warn: (message: unknown, ...rest: unknown[]) => logger.warn(message, ...rest),
+    debug: (message: unknown, ...rest: unknown[]) => logger.debug(message, ...rest),
+    verbose: (message: unknown, ...rest: unknown[]) => logger.verbose(message, ...rest),
+    fatal: (message: unknown, ...rest: unknown[]) => logger.fatal(message, ...rest),
+  };
+}
 
 /**
  * Builds the whole application (used by main.ts and by the e2e tests): configuration,
@@ -31,21 +40,25 @@ const LOG_LEVELS: Record<string, LogLevel[] | false> = {
  */
 export async function createApp(options: CreateAppOptions = {}): Promise<{ app: INestApplication; config: AppConfig }> {
   const config = options.config ?? loadConfig(options.env ?? process.env);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const logging = createLogging(config, options.logStream);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logging.module), {
     bodyParser: false,
-    logger: options.logger ?? LOG_LEVELS[config.logLevel],
+    bufferLogs: true,
     abortOnError: false,
   });
+  app.useLogger(quietStartup(app.get(PinoNestLogger)));
   app.disable('x-powered-by');
+  // ETags are the record versions the API sets itself, not hashes of every response body
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(logging.httpLogger);
   app.use(maxUrlLength(config.maxUrlLength));
   app.use(helmet());
-  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] });
+  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'ETag', 'Idempotent-Replayed', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] });
   // not strict: a top-level primitive reaches the body pipes, which explain what is expected
   app.useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
   app.setGlobalPrefix('rest');
-  app.enableShutdownHooks();
   setupOpenApi(app);
   return { app, config };
 }

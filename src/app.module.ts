@@ -12,13 +12,16 @@ import { AllExceptionsFilter } from './core/errors/all-exceptions.filter';
 import { HealthModule } from './core/health/health.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 
+
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `logging`: the nestjs-pino module (omitted by command-line tools, which keep Nest's console logger). */
+  static forRoot(config: AppConfig, logging?: DynamicModule): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ...(logging ? [logging] : []),
         DatabaseModule.forRoot(ENTITIES),
         CrudModule.forRoot(COLLECTION_DEFINITIONS),
         AuthModule,

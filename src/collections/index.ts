@@ -1,3 +1,4 @@
+import { IdempotencyKeyEntity } from '../core/idempotency/idempotency-key.entity';
 import { Type } from '@nestjs/common';
 import { CollectionDefinition } from '../core/crud/collection-definition';
 import { WebhookDeliveryEntity } from '../core/events/webhook-delivery.entity';
@@ -123,5 +124,5 @@ export const COLLECTIONS: CollectionRegistration[] = [
 ];
 
 export const COLLECTION_DEFINITIONS = COLLECTIONS.map((c) => c.definition);
-/** Every entity of the DataSource: the collections and the webhook outbox. */
-export const ENTITIES: Function[] = [...COLLECTIONS.map((c) => c.definition.entity), WebhookDeliveryEntity];
+/** Every entity of the DataSource: the collections, the webhook outbox and the idempotency keys. */
+export const ENTITIES: Function[] = [...COLLECTIONS.map((c) => c.definition.entity), WebhookDeliveryEntity, IdempotencyKeyEntity];

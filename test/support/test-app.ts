@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { createApp } from '../../src/app.factory';
+import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { createApiKey } from '../../src/core/auth/first-api-key';
 import { AppConfig } from '../../src/core/config/app-config';
 import { CrudService } from '../../src/core/crud/crud.service';
@@ -29,9 +29,10 @@ export interface TestApp {
  * Boots the real application (createApp) on a fresh database and a random port, with an API key.
  * Each test file gets its own database: PostgreSQL when TEST_DATABASE_URL is set, else PGlite.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Pick<CreateAppOptions, 'logStream'> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const { app, config } = await createApp({
+    ...options,
     env: {
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       BOOTSTRAP_API_KEY: 'false',

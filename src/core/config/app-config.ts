@@ -56,6 +56,8 @@ export interface AppConfig {
   maxBodyDepth: number;
   /** Longest accepted URL, path and query string (`MAX_URL_LENGTH`, default 8192): 414 above (Node itself refuses request heads over 16 KB). */
   maxUrlLength: number;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are closed (`SHUTDOWN_TIMEOUT_MS`, default 10000). */
+  shutdownTimeoutMs: number;
   /** pino level (`LOG_LEVEL`, default info). */
   logLevel: string;
 }
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     webhookDispatch: read.bool('WEBHOOK_DISPATCH', true),
     webhookRetryScheduleMs: retrySchedule(read, read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(','))),
     webhookPollMs: read.int('WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   };
   if (read.problems.length > 0) {

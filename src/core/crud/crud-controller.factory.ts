@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { CrudOperationDocs } from '../openapi/crud-operation.docs';
@@ -8,6 +8,10 @@ import { CollectionMeta } from './collection-meta';
 import { CrudService, DuplicatesInput } from './crud.service';
 import { RawQuery } from './request-params';
 import { RequestActor } from './record-writer';
+import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
+import { idempotencyRequest } from '../idempotency/idempotency.store';
+import { ApiRecord } from './record-codec';
+import { parseIfMatch } from './preconditions';
 
 /**
  * Builds the controller of one collection from its definition: every route of API.md
@@ -41,17 +45,40 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @Post(def.plural)
     @HttpCode(201)
     @docs.createOne()
-    async createOne(@Body(CreateOneBodyPipe) body: Record<string, unknown>, @Query() query: RawQuery, @Actor() actor: RequestActor) {
-      const [record] = await this.crud.createMany(this.meta, [body], query, actor, false);
-      return { data: { [`create${def.pascal}`]: record } };
+    async createOne(
+      @Body(CreateOneBodyPipe) body: Record<string, unknown>,
+      @Query() query: RawQuery,
+      @Actor() actor: RequestActor,
+      @Headers('idempotency-key') key: unknown,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      const answer = await this.crud.create(this.meta, [body], query, actor, {
+        indexed: false,
+        envelope: ([record]: ApiRecord[]) => ({ data: { [`create${def.pascal}`]: record } }),
+        idempotency: idempotencyRequest(key, actor.apiKeyId, `POST /${def.plural}`, query, body),
+      });
+      if (answer.etag) header('ETag', answer.etag);
+      if (answer.replayed) header('Idempotent-Replayed', 'true');
+      return answer.body;
     }
 
     @Post(`batch/${def.plural}`)
     @HttpCode(201)
     @docs.createMany()
-    async createMany(@Body(CreateManyBodyPipe) body: Record<string, unknown>[], @Query() query: RawQuery, @Actor() actor: RequestActor) {
-      const records = await this.crud.createMany(this.meta, body, query, actor, true);
-      return { data: { [`create${def.pascalPlural}`]: records } };
+    async createMany(
+      @Body(CreateManyBodyPipe) body: Record<string, unknown>[],
+      @Query() query: RawQuery,
+      @Actor() actor: RequestActor,
+      @Headers('idempotency-key') key: unknown,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      const answer = await this.crud.create(this.meta, body, query, actor, {
+        indexed: true,
+        envelope: (records: ApiRecord[]) => ({ data: { [`create${def.pascalPlural}`]: records } }),
+        idempotency: idempotencyRequest(key, actor.apiKeyId, `POST /batch/${def.plural}`, query, body),
+      });
+      if (answer.replayed) header('Idempotent-Replayed', 'true');
+      return answer.body;
     }
 
     @Post(`${def.plural}/duplicates`)
@@ -66,8 +93,10 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @Get(one)
     @docs.findOne()
-    async findOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery) {
-      return { data: { [def.singular]: await this.crud.findOne(this.meta, id, query) } };
+    async findOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @ResponseHeaders() header: SetHeader) {
+      const { record, etag } = await this.crud.findOne(this.meta, id, query);
+      header('ETag', etag);
+      return { data: { [def.singular]: record } };
     }
 
     @Patch(one)
@@ -77,20 +106,31 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @Body(UpdateBodyPipe) body: Record<string, unknown>,
       @Query() query: RawQuery,
       @Actor() actor: RequestActor,
+      @Headers('if-match') ifMatch: unknown,
+      @ResponseHeaders() header: SetHeader,
     ) {
-      return { data: { [`update${def.pascal}`]: await this.crud.updateOne(this.meta, id, body, query, actor) } };
+      const { record, etag } = await this.crud.updateOne(this.meta, id, body, query, actor, parseIfMatch(ifMatch));
+      header('ETag', etag);
+      return { data: { [`update${def.pascal}`]: record } };
     }
 
     @Delete(one)
     @docs.deleteOne()
-    async deleteOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @Actor() actor: RequestActor) {
-      return { data: { [`delete${def.pascal}`]: await this.crud.deleteOne(this.meta, id, query, actor) } };
+    async deleteOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Query() query: RawQuery,
+      @Actor() actor: RequestActor,
+      @Headers('if-match') ifMatch: unknown,
+    ) {
+      return { data: { [`delete${def.pascal}`]: await this.crud.deleteOne(this.meta, id, query, actor, parseIfMatch(ifMatch)) } };
     }
 
     @Patch(`${one}/restore`)
     @docs.restoreOne()
-    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @Actor() actor: RequestActor) {
-      return { data: { [`restore${def.pascal}`]: await this.crud.restoreOne(this.meta, id, query, actor) } };
+    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @Actor() actor: RequestActor, @ResponseHeaders() header: SetHeader) {
+      const { record, etag } = await this.crud.restoreOne(this.meta, id, query, actor);
+      header('ETag', etag);
+      return { data: { [`restore${def.pascal}`]: record } };
     }
   }
 

@@ -5,6 +5,7 @@ import { WebhookDispatcher } from '../events/webhook-dispatcher';
 import { documentRelations } from '../openapi/record-response';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { CollectionDefinition } from './collection-definition';
 import { CollectionCatalog } from './collection-meta';
 import { CrudService } from './crud.service';
@@ -30,6 +31,7 @@ export class CrudModule {
         { provide: RecordCodecs, inject: [KeyRing], useFactory: (keys: KeyRing) => new RecordCodecs(new SecretBox(keys.fieldKey)) },
         EventRecorder,
         WebhookDispatcher,
+        IdempotencyStore,
         CrudService,
       ],
       exports: [CollectionCatalog, KeyRing, RecordCodecs, EventRecorder, CrudService],

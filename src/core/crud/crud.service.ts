@@ -7,10 +7,12 @@ import { encodeCursor } from '../query/cursor';
 import { Depth, parseBoolean } from '../query/parse-params';
 import { EventRecorder } from '../events/event-recorder';
 import { recordEvent } from '../events/record-events';
+import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
 import { KeyRing } from '../security/keys';
 import { CollectionCatalog, CollectionMeta } from './collection-meta';
 import { Criterion, findDuplicatesOf, MAX_DUPLICATES, resolveCriteria } from './duplicates';
 import { findPage, PageInfo, parseListQuery } from './find-many';
+import { checkIfMatch, etagOf, IfMatch } from './preconditions';
 import { ApiRecord } from './record-codec';
 import { RecordCodecs } from './record-codecs';
 import { RelationLoader } from './relation-loader';
@@ -21,6 +23,28 @@ export interface ListResult {
   records: ApiRecord[];
   pageInfo: PageInfo;
   totalCount: number;
+}
+
+/** What a create answers: the response body, the record's ETag (create one), and whether it is a replay. */
+export interface CreateAnswer {
+  body: unknown;
+  etag?: string;
+  replayed: boolean;
+}
+
+export interface CreateRequest {
+  /** Create many: constraint errors name the index of the offending record. */
+  indexed: boolean;
+  /** Builds the response body from the created records. */
+  envelope: (records: ApiRecord[]) => unknown;
+  /** The request's Idempotency-Key, if it sent one. */
+  idempotency?: IdempotencyRequest;
+}
+
+/** A record with its version (ETag). */
+export interface VersionedRecord {
+  record: ApiRecord;
+  etag: string;
 }
 
 export interface DuplicatesResult {
@@ -49,6 +73,7 @@ export class CrudService {
     private readonly codecs: RecordCodecs,
     private readonly keys: KeyRing,
     private readonly events: EventRecorder,
+    private readonly idempotency: IdempotencyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.relations = new RelationLoader(catalog, codecs, config.relationLimit);
@@ -74,39 +99,45 @@ export class CrudService {
     return { records, pageInfo: page.pageInfo, totalCount: page.totalCount };
   }
 
-  async findOne(meta: CollectionMeta, id: string, raw: RawQuery): Promise<ApiRecord> {
+  async findOne(meta: CollectionMeta, id: string, raw: RawQuery): Promise<VersionedRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.findOne));
     const rows = await this.db.query(
       `SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL`,
       [id],
     );
     if (rows.length === 0) throw new NotFoundException('Record not found');
-    return (await this.shape(this.db, meta, rows, shape.depth, shape.fields))[0];
+    return { record: (await this.shape(this.db, meta, rows, shape.depth, shape.fields))[0], etag: etagOf(rows[0]) };
   }
 
   /**
-   * Creates records atomically, in input order. Inputs are validated DTO values (optional `id`).
-   * With `indexed` (create many), constraint errors name the index of the offending record.
+   * Creates records atomically, in input order (inputs are validated DTO values, optional `id`).
+   * With an idempotency key, the key is claimed first in the same transaction: a repeated request
+   * gets the first answer back and writes nothing.
    */
-  async createMany(
-    meta: CollectionMeta,
-    inputs: Record<string, unknown>[],
-    raw: RawQuery,
-    actor: RequestActor,
-    indexed = false,
-  ): Promise<ApiRecord[]> {
+  async create(meta: CollectionMeta, inputs: Record<string, unknown>[], raw: RawQuery, actor: RequestActor, request: CreateRequest): Promise<CreateAnswer> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
+    const { idempotency } = request;
     try {
       return await this.db.transaction(async (tx) => {
+        const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
+        if (replay) return { body: replay.body, replayed: true };
         const { rows, extras } = await this.writer.insert(tx, meta, inputs, actor);
         const codec = this.codecs.of(meta);
         await this.events.record(tx, rows.map((row) => recordEvent(meta, 'created', undefined, codec.toRecord(row))), actor);
-        const records = await this.shape(tx, meta, rows, shape.depth);
-        return records.map((record, i) => ({ ...record, ...extras[i] }));
+        const shaped = await this.shape(tx, meta, rows, shape.depth);
+        const body = request.envelope(shaped.map((record, i) => ({ ...record, ...extras[i] })));
+        if (idempotency) await this.idempotency.complete(tx, idempotency, { status: 201, body });
+        return { body, etag: rows.length === 1 ? etagOf(rows[0]) : undefined, replayed: false };
       });
     } catch (error) {
-      throw indexed ? this.explainBatchError(meta, error, inputs) : error;
+      throw request.indexed ? this.explainBatchError(meta, error, inputs) : error;
     }
+  }
+
+  /** Creates records atomically and returns them (for internal callers). */
+  async createMany(meta: CollectionMeta, inputs: Record<string, unknown>[], raw: RawQuery, actor: RequestActor): Promise<ApiRecord[]> {
+    const { body } = await this.create(meta, inputs, raw, actor, { indexed: false, envelope: (records) => records });
+    return body as ApiRecord[];
   }
 
   /** Names the records a constraint violation concerns (`[3] emails.primaryEmail ...`). */
@@ -126,23 +157,40 @@ export class CrudService {
     return new BadRequestException(indexes.map((i) => `[${i}] ${message}`));
   }
 
-  async updateOne(meta: CollectionMeta, id: string, input: Record<string, unknown>, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
+  /**
+   * Partial update: only the fields in `input` change (last write wins, field by field).
+   * With `ifMatch`, the locked current row must match it, else 412 and nothing changes.
+   */
+  async updateOne(
+    meta: CollectionMeta,
+    id: string,
+    input: Record<string, unknown>,
+    raw: RawQuery,
+    actor: RequestActor,
+    ifMatch?: IfMatch,
+  ): Promise<VersionedRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
     return this.db.transaction(async (tx) => {
-      const rows = await this.writer.update(tx, meta, id, input);
+      const rows = await this.writer.update(tx, meta, id, input, ifMatch && ((before) => checkIfMatch(ifMatch, before)));
       if (!rows) throw new NotFoundException('Record not found');
       if (rows.after) {
         const codec = this.codecs.of(meta);
         await this.events.record(tx, [recordEvent(meta, 'updated', codec.toRecord(rows.before), codec.toRecord(rows.after))], actor);
       }
-      return (await this.shape(tx, meta, [rows.after ?? rows.before], shape.depth))[0];
+      const row = rows.after ?? rows.before;
+      return { record: (await this.shape(tx, meta, [row], shape.depth))[0], etag: etagOf(row) };
     });
   }
 
   /** Hard delete (returns `{id}`), or soft delete with `soft_delete=true` (returns the record). */
-  async deleteOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
+  async deleteOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor, ifMatch?: IfMatch): Promise<ApiRecord> {
     const soft = parseBoolean('soft_delete', readParams(raw, ROUTE_PARAMS.delete).soft_delete);
     return this.db.transaction(async (tx) => {
+      if (ifMatch) {
+        const current = await this.writer.lock(tx, meta, id, soft);
+        if (!current) throw new NotFoundException('Record not found');
+        checkIfMatch(ifMatch, current);
+      }
       const row = soft
         ? await this.writer.setDeletedAt(tx, meta, id, 'now()', '"deletedAt" IS NULL')
         : await this.writer.destroy(tx, meta, id);
@@ -156,7 +204,7 @@ export class CrudService {
   }
 
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
-  async restoreOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<ApiRecord> {
+  async restoreOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<VersionedRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
     return this.db.transaction(async (tx) => {
       let row = await this.writer.setDeletedAt(tx, meta, id, 'NULL', '"deletedAt" IS NOT NULL');
@@ -165,7 +213,7 @@ export class CrudService {
         [row] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1`, [id]);
         if (!row) throw new NotFoundException('Record not found');
       }
-      return (await this.shape(tx, meta, [row], shape.depth))[0];
+      return { record: (await this.shape(tx, meta, [row], shape.depth))[0], etag: etagOf(row) };
     });
   }
 

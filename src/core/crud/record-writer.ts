@@ -72,10 +72,17 @@ export class RecordWriter {
    * Partial update of a live record: its row before (locked) and after, or undefined when it
    * does not exist. `after` is absent when the body changes nothing (no statement runs).
    */
-  async update(tx: Queryable, meta: CollectionMeta, id: string, input: Row): Promise<{ before: Row; after?: Row } | undefined> {
+  async update(
+    tx: Queryable,
+    meta: CollectionMeta,
+    id: string,
+    input: Row,
+    check?: (before: Row) => void,
+  ): Promise<{ before: Row; after?: Row } | undefined> {
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
-    const lock = columns.length ? ' FOR UPDATE' : '';
+    const lock = columns.length || check ? ' FOR UPDATE' : '';
     const [before] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL${lock}`, [id]);
+    if (before) check?.(before);
     if (!before || columns.length === 0) return before && { before };
     const sets = columns.map((c, i) => `${col(c.column)} = $${i + 2}`);
     const [after] = await tx.query(
@@ -83,6 +90,13 @@ export class RecordWriter {
       [id, ...values],
     );
     return { before, after };
+  }
+
+  /** Locks a record (live only, or any when `liveOnly` is false) and returns its row. */
+  async lock(tx: Queryable, meta: CollectionMeta, id: string, liveOnly: boolean): Promise<Row | undefined> {
+    const live = liveOnly ? ' AND "deletedAt" IS NULL' : '';
+    const [row] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1${live} FOR UPDATE`, [id]);
+    return row;
   }
 
   /** Sets or clears `deletedAt` (soft delete / restore) when `condition` holds. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { createHmac, randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db } from '../database/db';
@@ -31,7 +31,7 @@ export function signWebhook(secret: string, timestamp: string, body: string): st
  * expires makes a delivery due again.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -46,10 +46,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (this.config.webhookDispatch) this.schedule(0);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * On shutdown, before the pool closes: no new round; the deliveries in flight finish and their
+   * outcome is recorded. Whatever is still due stays in the outbox for the next dispatcher.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running; // finish the deliveries in flight; what is left stays due in the outbox
+    await this.running;
   }
 
   /** Asks for a round soon (after a commit that enqueued deliveries). */

@@ -1,4 +1,4 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
@@ -9,7 +9,9 @@ import { migrationsApplied } from '../database/migrate';
 @ApiExcludeController()
 @Public()
 @Controller()
-export class HealthController {
+export class HealthController implements BeforeApplicationShutdown {
+  private shuttingDown = false;
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
@@ -23,11 +25,20 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** Readiness: the database answers within 2 s and every migration is applied (else 503). */
+  /** From the start of a graceful shutdown, readiness fails so load balancers stop sending requests. */
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  /** Readiness: not shutting down, the database answers within 2 s and every migration is applied (else 503). */
   @Get('ready')
   @HealthCheck()
   ready() {
     return this.health.check([
+      async () => {
+        const check = this.indicator.check('process');
+        return this.shuttingDown ? check.down({ message: 'shutting down' }) : check.up();
+      },
       async () => {
         const check = this.indicator.check('database');
         try {

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { CollectionDefinition } from '../crud/collection-definition';
 import { ErrorEnvelopeSchema, PageInfoSchema } from './envelope.schemas';
 import { QUERY_PARAMETER_DOCS } from './query-parameter.docs';
@@ -13,6 +13,8 @@ function errors(...statuses: number[]): MethodDecorator {
     400: 'Bad request: validation, query parameter or id errors (one message per problem)',
     401: 'Missing, malformed, unknown, expired or revoked API key',
     404: 'Record or route not found',
+    412: 'If-Match does not match the current ETag: the record changed since it was read',
+    422: 'Idempotency-Key already used for a different request',
     413: 'Body larger than the limit',
     415: 'Body that is not JSON',
     429: 'Rate limit exceeded (see Retry-After)',
@@ -23,6 +25,27 @@ function errors(...statuses: number[]): MethodDecorator {
     ...[...statuses, 414, 503].map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
   );
 }
+
+const etagHeader = {
+  ETag: { description: 'Version of the record (changes with every change); send it back in If-Match', schema: { type: 'string' } },
+};
+
+const idempotencyKey = ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes the create safe to retry: for 24 hours, a request with the same key (per API key) and the same route, query and ' +
+    'body gets the first answer again (with Idempotent-Replayed: true) and writes nothing; the same key with a different ' +
+    'request is refused with 422. A failed request stores nothing and can be retried with the same key.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+});
+
+const ifMatch = ApiHeader({
+  name: 'If-Match',
+  required: false,
+  description: 'Optimistic concurrency: the ETag read with the record (or *). When the record has changed since, 412 and nothing is written.',
+  schema: { type: 'string' },
+});
 
 const idParam = ApiParam({ name: 'id', description: 'Record id', schema: { type: 'string', format: 'uuid' } });
 
@@ -73,22 +96,29 @@ export class CrudOperationDocs {
     applyDecorators(
       this.operation(`createOne${this.def.pascal}`, `Create one ${this.def.singular}`),
       query('depth'),
+      idempotencyKey,
       ApiBody({ type: this.def.create }),
-      ApiResponse({ status: 201, description: 'The created record', schema: this.envelope(`create${this.def.pascal}`, this.record) }),
-      errors(400, 401, 413, 415, 429),
+      ApiResponse({
+        status: 201,
+        description: 'The created record',
+        headers: etagHeader,
+        schema: this.envelope(`create${this.def.pascal}`, this.record),
+      }),
+      errors(400, 401, 413, 415, 422, 429),
     );
 
   createMany = () =>
     applyDecorators(
       this.operation(`createMany${this.def.pascalPlural}`, `Create many ${this.def.plural} (atomic)`),
       query('depth'),
+      idempotencyKey,
       ApiBody({ schema: { type: 'array', items: { $ref: getSchemaPath(this.def.create) }, minItems: 1, maxItems: 200 } }),
       ApiResponse({
         status: 201,
         description: 'The created records, in input order',
         schema: this.envelope(`create${this.def.pascalPlural}`, { type: 'array', items: this.record }),
       }),
-      errors(400, 401, 413, 415, 429),
+      errors(400, 401, 413, 415, 422, 429),
     );
 
   findOne = () =>
@@ -96,7 +126,7 @@ export class CrudOperationDocs {
       idParam,
       this.operation(`findOne${this.def.pascal}`, `Get one ${this.def.singular}`),
       query('depth', 'fields'),
-      ApiResponse({ status: 200, description: 'The record', schema: this.envelope(this.def.singular, this.record) }),
+      ApiResponse({ status: 200, description: 'The record', headers: etagHeader, schema: this.envelope(this.def.singular, this.record) }),
       errors(400, 401, 404, 429),
     );
 
@@ -105,9 +135,15 @@ export class CrudOperationDocs {
       idParam,
       this.operation(`updateOne${this.def.pascal}`, `Update one ${this.def.singular} (partial)`),
       query('depth'),
+      ifMatch,
       ApiBody({ type: this.def.update }),
-      ApiResponse({ status: 200, description: 'The updated record', schema: this.envelope(`update${this.def.pascal}`, this.record) }),
-      errors(400, 401, 404, 413, 415, 429),
+      ApiResponse({
+        status: 200,
+        description: 'The updated record',
+        headers: etagHeader,
+        schema: this.envelope(`update${this.def.pascal}`, this.record),
+      }),
+      errors(400, 401, 404, 412, 413, 415, 429),
     );
 
   deleteOne = () =>
@@ -115,12 +151,13 @@ export class CrudOperationDocs {
       idParam,
       this.operation(`deleteOne${this.def.pascal}`, `Delete one ${this.def.singular} (hard, or soft with soft_delete=true)`),
       query('soft_delete'),
+      ifMatch,
       ApiResponse({
         status: 200,
         description: 'Hard delete: the id; soft delete: the whole record',
         schema: this.envelope(`delete${this.def.pascal}`, this.record),
       }),
-      errors(400, 401, 404, 429),
+      errors(400, 401, 404, 412, 429),
     );
 
   restoreOne = () =>
@@ -128,7 +165,12 @@ export class CrudOperationDocs {
       idParam,
       this.operation(`restoreOne${this.def.pascal}`, `Restore one soft-deleted ${this.def.singular}`),
       query('depth'),
-      ApiResponse({ status: 200, description: 'The restored record', schema: this.envelope(`restore${this.def.pascal}`, this.record) }),
+      ApiResponse({
+        status: 200,
+        description: 'The restored record',
+        headers: etagHeader,
+        schema: this.envelope(`restore${this.def.pascal}`, this.record),
+      }),
       errors(400, 401, 404, 429),
     );
 

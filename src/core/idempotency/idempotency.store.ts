@@ -1,0 +1,99 @@
+import { BadRequestException, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, UnprocessableEntityException } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Db, Queryable } from '../database/db';
+
+/** How long a key is remembered: a retry within this window replays the first answer. */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+/** Visible ASCII (no spaces), 1 to 255 characters: UUIDs, ULIDs and the like. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/** An `Idempotency-Key` of one request, scoped to the API key that sent it. */
+export interface IdempotencyRequest {
+  apiKeyId: string;
+  key: string;
+  /** Hash of what the request asks for (route, query, body): a reused key must ask the same. */
+  fingerprint: string;
+}
+
+/** A remembered answer. */
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Reads the header (undefined when absent); 400 when it is malformed or repeated. */
+export function idempotencyRequest(header: unknown, apiKeyId: string, ...parts: unknown[]): IdempotencyRequest | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
+    throw new BadRequestException('Idempotency-Key must be one value of 1 to 255 visible ASCII characters (a UUID, for example)');
+  }
+  const fingerprint = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return { apiKeyId, key: header, fingerprint };
+}
+
+/**
+ * Idempotency keys in PostgreSQL, so they hold across restarts and instances. `claim` runs first
+ * in the write's transaction: it inserts the key (a concurrent request with the same key waits on
+ * the row until the first one commits or rolls back) or finds the earlier answer. `complete`
+ * stores the answer in the same transaction. A request that fails writes nothing, key included,
+ * so it can be retried with the same key. Expired keys are reused in place and purged periodically.
+ */
+@Injectable()
+export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Idempotency');
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly db: Db) {}
+
+  /** Undefined when this request is the first with its key (it goes on); else the answer to replay. */
+  async claim(tx: Queryable, request: IdempotencyRequest): Promise<StoredResponse | undefined> {
+    const claimed = await tx.query(
+      `INSERT INTO "idempotencyKey" ("apiKeyId", "key", "fingerprint", "status", "response") VALUES ($1, $2, $3, 0, 'null')
+       ON CONFLICT ("apiKeyId", "key") DO UPDATE SET "fingerprint" = EXCLUDED."fingerprint", "createdAt" = now()
+       WHERE "idempotencyKey"."createdAt" < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
+       RETURNING 1`,
+      [request.apiKeyId, request.key, request.fingerprint],
+      'idempotency-claim',
+    );
+    if (claimed.length > 0) return undefined;
+    const [stored] = await tx.query<{ fingerprint: string; status: number; response: unknown }>(
+      'SELECT "fingerprint", "status", "response" FROM "idempotencyKey" WHERE "apiKeyId" = $1 AND "key" = $2',
+      [request.apiKeyId, request.key],
+      'idempotency-read',
+    );
+    if (stored.fingerprint !== request.fingerprint) {
+      throw new UnprocessableEntityException(
+        'Idempotency-Key was already used for a different request (other route, query or body); use a new key for a new request',
+      );
+    }
+    return { status: stored.status, body: stored.response };
+  }
+
+  async complete(tx: Queryable, request: IdempotencyRequest, response: StoredResponse): Promise<void> {
+    await tx.query(
+      'UPDATE "idempotencyKey" SET "status" = $3, "response" = $4 WHERE "apiKeyId" = $1 AND "key" = $2',
+      [request.apiKeyId, request.key, response.status, JSON.stringify(response.body)],
+      'idempotency-complete',
+    );
+  }
+
+  /** Deletes keys older than the window; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const rows = await this.db.query(
+      `DELETE FROM "idempotencyKey" WHERE "createdAt" < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours' RETURNING 1`,
+    );
+    return rows.length;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.purgeExpired().catch((error: Error) => this.logger.warn(`purge of expired keys failed: ${error.message}`));
+    }, PURGE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+}
