@@ -35,16 +35,16 @@ export function createLogging(config: AppConfig, stream?: DestinationStream): Lo
   const httpLogger = pinoHttp({
     logger,
     genReqId: (req: Req) => req.requestId ?? randomUUID(),
-    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+    customAttributeKeys: { responseTime: 'durationMs' },
     serializers: {
-      req: (req: { id: string; method: string; raw: Req }) => ({ id: req.id, method: req.method, path: pathOf(req.raw) }),
+      req: (req: { method: string; raw: Req }) => ({ method: req.method, path: pathOf(req.raw) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       err: (err: Error) => ({ type: err.name, message: err.message }),
     },
     // evaluated again when the response finishes, after the guard has identified the key
-    customProps: (req: Req) => {
+    customProps: (req: Req & { id?: unknown }) => {
       const actor = req[ACTOR_PROPERTY];
-      return actor ? { apiKeyId: actor.apiKeyId } : {};
+      return actor ? { requestId: req.id, apiKeyId: actor.apiKeyId } : { requestId: req.id };
     },
     customLogLevel: (req: Req, res: ServerResponse, error?: Error) => {
       if (error || res.statusCode >= 500) return 'error';
