@@ -1,6 +1,7 @@
 import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import helmet from 'helmet';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -41,23 +42,45 @@ function quietStartup(logger: PinoNestLogger): LoggerService {
 export async function createApp(options: CreateAppOptions = {}): Promise<{ app: INestApplication; config: AppConfig }> {
   const config = options.config ?? loadConfig(options.env ?? process.env);
   const logging = createLogging(config, options.logStream);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logging.module), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  const module = AppModule.forRoot(config, logging.module);
+  const nestOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
+  let app: INestApplication;
+  if (config.httpAdapter === 'fastify') {
+    const adapter = new FastifyAdapter({
+      bodyLimit: config.bodyLimitBytes,
+      // ids are validated by the routes (400 for a malformed one), not cut off by the router
+      routerOptions: { maxParamLength: 1024 },
+      // the request id is ours (X-Request-Id); Fastify's own request logger stays off
+      logger: false,
+    });
+    const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
+    // application/*+json bodies too, parsed like application/json (prototype keys refused)
+    const instance = fastify.getHttpAdapter().getInstance();
+    instance.addContentTypeParser(/^application\/[\w.+-]+\+json/i, { parseAs: 'string' }, instance.getDefaultJsonParser('error', 'error'));
+    app = fastify;
+  } else {
+    const express = await NestFactory.create<NestExpressApplication>(module, nestOptions);
+    express.disable('x-powered-by');
+    // ETags are the record versions the API sets itself, not hashes of every response body
+    express.set('etag', false);
+    express.set('query parser', 'simple');
+    app = express;
+  }
   app.useLogger(quietStartup(app.get(PinoNestLogger)));
-  app.disable('x-powered-by');
-  // ETags are the record versions the API sets itself, not hashes of every response body
-  app.set('etag', false);
-  app.set('query parser', 'simple');
   app.use(requestId);
   app.use(logging.httpLogger);
   app.use(maxUrlLength(config.maxUrlLength));
   app.use(helmet());
-  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'ETag', 'Idempotent-Replayed', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] });
-  // not strict: a top-level primitive reaches the body pipes, which explain what is expected
-  app.useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      exposedHeaders: ['X-Request-Id', 'ETag', 'Idempotent-Replayed', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    });
+  }
+  if (config.httpAdapter === 'express') {
+    // not strict: a top-level primitive reaches the body pipes, which explain what is expected
+    (app as NestExpressApplication).useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
+  }
   app.setGlobalPrefix('rest');
   setupOpenApi(app);
   return { app, config };

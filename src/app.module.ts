@@ -11,6 +11,7 @@ import { DatabaseModule } from './core/database/database.module';
 import { AllExceptionsFilter } from './core/errors/all-exceptions.filter';
 import { HealthModule } from './core/health/health.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
+import { SharedRedisModule } from './core/cache/shared-redis';
 
 
 @Module({})
@@ -23,13 +24,14 @@ export class AppModule {
         ConfigModule.forRoot(config),
         ...(logging ? [logging] : []),
         DatabaseModule.forRoot(ENTITIES),
+        SharedRedisModule,
         CrudModule.forRoot(COLLECTION_DEFINITIONS),
         AuthModule,
         OpenApiModule,
         HealthModule,
         ...COLLECTIONS.map((c) => c.module),
         // last: its catch-all route must be registered after every collection route
-        UnknownRouteModule,
+        UnknownRouteModule.forAdapter(config.httpAdapter),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

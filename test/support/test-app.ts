@@ -37,6 +37,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       BOOTSTRAP_API_KEY: 'false',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // CI runs the suite on both HTTP adapters
+      HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
       // suites fire requests faster than a client should; the rate-limit tests set their own limits
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_PER_MINUTE: '60000000',

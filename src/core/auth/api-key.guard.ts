@@ -38,6 +38,8 @@ export class ApiKeyGuard implements CanActivate {
     const result = await this.verifier.verify(match![1]);
     if (!result.ok) fail(result.reason);
     request[ACTOR_PROPERTY] = (result as { actor: unknown }).actor;
+    // Fastify wraps Node's request: the request logger reads the key from the raw one
+    if (request.raw) request.raw[ACTOR_PROPERTY] = request[ACTOR_PROPERTY];
     return true;
   }
 }

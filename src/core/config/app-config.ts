@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
  * The README's configuration table mirrors this file.
  */
 export interface AppConfig {
+  /** HTTP server under NestJS (`HTTP_ADAPTER`): express (default) or fastify (faster). */
+  httpAdapter: 'express' | 'fastify';
   /** HTTP port (`PORT`, default 3000). */
   port: number;
   /** Interface to bind (`HOST`, default 127.0.0.1; the Docker image sets 0.0.0.0). */
@@ -56,6 +58,10 @@ export interface AppConfig {
   maxBodyDepth: number;
   /** Longest accepted URL, path and query string (`MAX_URL_LENGTH`, default 8192): 414 above (Node itself refuses request heads over 16 KB). */
   maxUrlLength: number;
+  /** Reuse exact counts until the collection changes (`COUNT_CACHE`: auto (default), on, off); see CountCache. */
+  countCache: 'auto' | 'on' | 'off';
+  /** Longest a cached count is reused, in ms (`COUNT_CACHE_TTL_MS`, default 60000). */
+  countCacheTtlMs: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are closed (`SHUTDOWN_TIMEOUT_MS`, default 10000). */
   shutdownTimeoutMs: number;
   /** pino level (`LOG_LEVEL`, default info). */
@@ -159,6 +165,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
   }
   const pageSizeMax = read.int('PAGE_SIZE_MAX', 200, 1, 10_000);
   const config: AppConfig = {
+    httpAdapter: read.oneOf('HTTP_ADAPTER', 'express', ['express', 'fastify'] as const),
     port: read.int('PORT', 3000, 0, 65535),
     host: read.string('HOST', '127.0.0.1'),
     databaseUrl,
@@ -185,6 +192,8 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     webhookDispatch: read.bool('WEBHOOK_DISPATCH', true),
     webhookRetryScheduleMs: retrySchedule(read, read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(','))),
     webhookPollMs: read.int('WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    countCache: read.oneOf('COUNT_CACHE', 'auto', ['auto', 'on', 'off'] as const),
+    countCacheTtlMs: read.int('COUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   };

@@ -11,7 +11,7 @@ import { RequestActor } from './record-writer';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { idempotencyRequest } from '../idempotency/idempotency.store';
 import { ApiRecord } from './record-codec';
-import { parseIfMatch } from './preconditions';
+import { countPreference, parseIfMatch } from './preconditions';
 
 /**
  * Builds the controller of one collection from its definition: every route of API.md
@@ -37,8 +37,10 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @Get(def.plural)
     @docs.findMany()
-    async findMany(@Query() query: RawQuery) {
-      const { records, pageInfo, totalCount } = await this.crud.findMany(this.meta, query);
+    async findMany(@Query() query: RawQuery, @Headers('prefer') prefer: unknown, @ResponseHeaders() header: SetHeader) {
+      const count = countPreference(prefer);
+      if (count) header('Preference-Applied', `count=${count}`);
+      const { records, pageInfo, totalCount } = await this.crud.findMany(this.meta, query, count);
       return { data: { [def.plural]: records }, pageInfo, totalCount };
     }
 

@@ -6,6 +6,7 @@ import { documentRelations } from '../openapi/record-response';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { CountCache } from '../cache/count-cache';
 import { CollectionDefinition } from './collection-definition';
 import { CollectionCatalog } from './collection-meta';
 import { CrudService } from './crud.service';
@@ -32,6 +33,7 @@ export class CrudModule {
         EventRecorder,
         WebhookDispatcher,
         IdempotencyStore,
+        CountCache,
         CrudService,
       ],
       exports: [CollectionCatalog, KeyRing, RecordCodecs, EventRecorder, CrudService],

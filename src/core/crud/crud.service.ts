@@ -1,4 +1,5 @@
-import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
+import { CountCache } from '../cache/count-cache';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
 import { constraintMessage } from '../errors/constraint-messages';
@@ -11,7 +12,7 @@ import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency
 import { KeyRing } from '../security/keys';
 import { CollectionCatalog, CollectionMeta } from './collection-meta';
 import { Criterion, findDuplicatesOf, MAX_DUPLICATES, resolveCriteria } from './duplicates';
-import { findPage, PageInfo, parseListQuery } from './find-many';
+import { Counter, findPage, PageInfo, parseListQuery } from './find-many';
 import { checkIfMatch, etagOf, IfMatch } from './preconditions';
 import { ApiRecord } from './record-codec';
 import { RecordCodecs } from './record-codecs';
@@ -22,8 +23,11 @@ import { RecordWriter, RequestActor } from './record-writer';
 export interface ListResult {
   records: ApiRecord[];
   pageInfo: PageInfo;
-  totalCount: number;
+  totalCount: number | null;
 }
+
+/** How totalCount is computed (`Prefer: count=...`): exact (default), the planner's estimate, or not at all (null). */
+export type CountMode = 'exact' | 'estimated' | 'none';
 
 /** What a create answers: the response body, the record's ETag (create one), and whether it is a replay. */
 export interface CreateAnswer {
@@ -62,7 +66,7 @@ export type DuplicatesInput = { data: Record<string, unknown>[] } | { ids: strin
  * every write runs in one transaction.
  */
 @Injectable()
-export class CrudService {
+export class CrudService implements OnApplicationBootstrap {
   private readonly relations: RelationLoader;
   private readonly writer: RecordWriter;
   private readonly criteria = new Map<CollectionMeta, Criterion[]>();
@@ -74,11 +78,50 @@ export class CrudService {
     private readonly keys: KeyRing,
     private readonly events: EventRecorder,
     private readonly idempotency: IdempotencyStore,
+    private readonly counts: CountCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.relations = new RelationLoader(catalog, codecs, config.relationLimit);
     this.writer = new RecordWriter(codecs);
     for (const meta of catalog.all()) this.criteria.set(meta, resolveCriteria(meta));
+  }
+
+  /** A process that starts may follow one that died between a commit and its count-version change. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.counts.changed(this.catalog.all().map((m) => m.plural));
+  }
+
+  /**
+   * Runs a write transaction, then (committed, before the response) marks the counts of the
+   * collections it touched as changed: its own, and the audit log and timeline its events write;
+   * a hard delete may clear or delete rows of any collection that points at it.
+   */
+  private async write<T>(meta: CollectionMeta, work: (tx: Queryable) => Promise<T>, everything = false): Promise<T> {
+    const result = await this.db.transaction(work);
+    const touched = everything ? this.catalog.all().map((m) => m.plural) : [meta.plural, 'auditLogs', 'timelineActivities'];
+    await this.counts.changed(touched);
+    return result;
+  }
+
+  private counter(meta: CollectionMeta, mode: CountMode): Counter {
+    switch (mode) {
+      case 'none':
+        return async () => null;
+      case 'estimated':
+        return async (where, values) => {
+          const [row] = await this.db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+            `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${meta.sqlTable} ${where}`,
+            values,
+          );
+          return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
+        };
+      default:
+        return (where, values) =>
+          this.counts.count(meta.plural, `${where}\u0000${JSON.stringify(values)}`, async () => {
+            const [row] = await this.db.query<{ count: number }>(`SELECT count(*) AS count FROM ${meta.sqlTable} ${where}`, values);
+            return row.count;
+          });
+    }
   }
 
   meta(plural: string): CollectionMeta {
@@ -91,10 +134,10 @@ export class CrudService {
     return project(records, fields);
   }
 
-  async findMany(meta: CollectionMeta, raw: RawQuery): Promise<ListResult> {
+  async findMany(meta: CollectionMeta, raw: RawQuery, countMode: CountMode = 'exact'): Promise<ListResult> {
     const limits = { pageSizeDefault: this.config.pageSizeDefault, pageSizeMax: this.config.pageSizeMax, maxFilterDepth: this.config.maxFilterDepth };
     const query = parseListQuery(meta, raw, limits, this.keys.cursorKey);
-    const page = await findPage(this.db, meta, query, this.keys.cursorKey);
+    const page = await findPage(this.db, meta, query, this.keys.cursorKey, this.counter(meta, countMode));
     const records = await this.shape(this.db, meta, page.rows, query.depth, query.fields);
     return { records, pageInfo: page.pageInfo, totalCount: page.totalCount };
   }
@@ -118,7 +161,7 @@ export class CrudService {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
     const { idempotency } = request;
     try {
-      return await this.db.transaction(async (tx) => {
+      return await this.write(meta, async (tx) => {
         const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
         if (replay) return { body: replay.body, replayed: true };
         const { rows, extras } = await this.writer.insert(tx, meta, inputs, actor);
@@ -170,7 +213,7 @@ export class CrudService {
     ifMatch?: IfMatch,
   ): Promise<VersionedRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
-    return this.db.transaction(async (tx) => {
+    return this.write(meta, async (tx) => {
       const rows = await this.writer.update(tx, meta, id, input, ifMatch && ((before) => checkIfMatch(ifMatch, before)));
       if (!rows) throw new NotFoundException('Record not found');
       if (rows.after) {
@@ -185,7 +228,7 @@ export class CrudService {
   /** Hard delete (returns `{id}`), or soft delete with `soft_delete=true` (returns the record). */
   async deleteOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor, ifMatch?: IfMatch): Promise<ApiRecord> {
     const soft = parseBoolean('soft_delete', readParams(raw, ROUTE_PARAMS.delete).soft_delete);
-    return this.db.transaction(async (tx) => {
+    return this.write(meta, async (tx) => {
       if (ifMatch) {
         const current = await this.writer.lock(tx, meta, id, soft);
         if (!current) throw new NotFoundException('Record not found');
@@ -200,13 +243,13 @@ export class CrudService {
       const before = soft ? { ...record, deletedAt: null } : record;
       await this.events.record(tx, [recordEvent(meta, soft ? 'deleted' : 'destroyed', before, soft ? record : undefined)], actor);
       return soft ? record : { id: row.id };
-    });
+    }, !soft);
   }
 
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
   async restoreOne(meta: CollectionMeta, id: string, raw: RawQuery, actor: RequestActor): Promise<VersionedRecord> {
     const shape = parseShape(meta, readParams(raw, ROUTE_PARAMS.write));
-    return this.db.transaction(async (tx) => {
+    return this.write(meta, async (tx) => {
       let row = await this.writer.setDeletedAt(tx, meta, id, 'NULL', '"deletedAt" IS NOT NULL');
       if (row) await this.events.record(tx, [recordEvent(meta, 'restored', undefined, this.codecs.of(meta).toRecord(row))], actor);
       if (!row) {

@@ -68,14 +68,17 @@ export interface PageInfo {
 export interface Page {
   rows: Record<string, unknown>[];
   pageInfo: PageInfo;
-  totalCount: number;
+  totalCount: number | null;
 }
+
+/** Counts the rows of a WHERE clause (with its bound values); null when not counted. */
+export type Counter = (where: string, values: unknown[]) => Promise<number | null>;
 
 /**
  * Runs a list query: the page (limit + 1 rows, to know whether another page exists) and the
- * exact count of rows matching the filter, in parallel.
+ * count of rows matching the filter (by `counter`), in parallel.
  */
-export async function findPage(db: Queryable, meta: CollectionMeta, query: ListQuery, cursorKey: Buffer): Promise<Page> {
+export async function findPage(db: Queryable, meta: CollectionMeta, query: ListQuery, cursorKey: Buffer, counter: Counter): Promise<Page> {
   const params = new SqlParams();
   const conditions: string[] = [];
   if (!filterMentions(query.filter, 'deletedAt')) conditions.push('"deletedAt" IS NULL');
@@ -89,10 +92,7 @@ export async function findPage(db: Queryable, meta: CollectionMeta, query: ListQ
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
 
   const pageSql = `SELECT ${meta.selectList} FROM ${meta.sqlTable} ${where} ORDER BY ${orderBySql(order)} LIMIT ${query.limit + 1}`;
-  const [rows, counted] = await Promise.all([
-    db.query(pageSql, params.values),
-    db.query<{ count: number }>(`SELECT count(*) AS count FROM ${meta.sqlTable} ${countWhere}`, countParams),
-  ]);
+  const [rows, totalCount] = await Promise.all([db.query(pageSql, params.values), counter(countWhere, countParams)]);
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backward) page.reverse();
@@ -100,7 +100,7 @@ export async function findPage(db: Queryable, meta: CollectionMeta, query: ListQ
     encodeCursor(cursorKey, { s: query.sortSignature, v: query.sort.map((k) => row[k.ref.column] ?? null) });
   return {
     rows: page,
-    totalCount: counted[0].count,
+    totalCount,
     pageInfo: {
       hasNextPage: backward ? true : more,
       hasPreviousPage: backward ? more : query.cursor !== undefined,

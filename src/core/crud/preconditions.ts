@@ -50,3 +50,16 @@ export function checkIfMatch(ifMatch: IfMatch | undefined, row: Record<string, u
     throw new PreconditionFailedException('The record has changed since it was read (If-Match does not match its ETag); read it again and retry');
   }
 }
+
+/**
+ * The `count` preference of a `Prefer` header (RFC 7240): exact, estimated or none; undefined
+ * when absent or not understood (preferences a server does not know are ignored).
+ */
+export function countPreference(header: unknown): 'exact' | 'estimated' | 'none' | undefined {
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(',')) {
+    const match = /^\s*count\s*=\s*"?(exact|estimated|none)"?\s*(?:;.*)?$/i.exec(part);
+    if (match) return match[1].toLowerCase() as 'exact' | 'estimated' | 'none';
+  }
+  return undefined;
+}

@@ -1,4 +1,4 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, RequestMethod } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
@@ -54,5 +54,11 @@ export function createLogging(config: AppConfig, stream?: DestinationStream): Lo
     customSuccessMessage: (req: Req, res: ServerResponse) => `${req.method} ${pathOf(req)} ${res.statusCode}`,
     customErrorMessage: (req: Req, res: ServerResponse) => `${req.method} ${pathOf(req)} ${res.statusCode}`,
   }) as unknown as Middleware;
-  return { logger, httpLogger, module: LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }) };
+  return { logger, httpLogger, module: LoggerModule.forRoot({
+      pinoHttp: { logger },
+      useExisting: true,
+      // a named wildcard, as path-to-regexp 8 wants (its default '*' logs a deprecation warning)
+      forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+    }),
+  };
 }

@@ -76,6 +76,15 @@ export class CrudOperationDocs {
     applyDecorators(
       this.operation(`findMany${this.def.pascalPlural}`, `List ${this.def.plural} (filter, sort, keyset pagination)`),
       query('filter', 'order_by', 'limit', 'starting_after', 'ending_before', 'depth', 'fields'),
+      ApiHeader({
+        name: 'Prefer',
+        required: false,
+        description:
+          'count=exact (default): totalCount is exact (cached per filter until the collection changes); ' +
+          "count=estimated: the planner's estimate (cheap on large tables); count=none: totalCount is null. " +
+          'The applied preference is echoed in Preference-Applied.',
+        schema: { type: 'string', examples: ['count=none'] },
+      }),
       ApiResponse({
         status: 200,
         description: 'A page of records',
@@ -85,7 +94,11 @@ export class CrudOperationDocs {
           properties: {
             data: { type: 'object', required: [this.def.plural], properties: { [this.def.plural]: { type: 'array', items: this.record } } },
             pageInfo: { $ref: getSchemaPath(PageInfoSchema) },
-            totalCount: { type: 'integer', description: 'Rows matching the filter, ignoring limit' },
+            totalCount: {
+              type: 'integer',
+              nullable: true,
+              description: 'Rows matching the filter, ignoring limit (estimated with Prefer: count=estimated, null with count=none)',
+            },
           },
         },
       }),

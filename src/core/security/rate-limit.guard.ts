@@ -1,9 +1,10 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { SHARED_REDIS } from '../cache/shared-redis';
 import { TooManyRequestsException } from '../errors/error-names';
 
 interface Window {
@@ -20,23 +21,18 @@ interface Window {
  * window; over a limit: 429 TooManyRequestsException with Retry-After.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate, OnApplicationShutdown {
-  private readonly logger = new Logger('RateLimit');
-  private readonly redis?: Redis;
+export class RateLimitGuard implements CanActivate {
   private readonly windows: Window[];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(SHARED_REDIS) redis: Redis | null,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    if (config.redisUrl) {
-      this.redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-      this.redis.on('error', (error) => this.logger.warn(`redis: ${error.message}`));
-    }
     const make = (points: number, duration: number, keyPrefix: string): RateLimiterAbstract =>
-      this.redis
+      redis
         ? new RateLimiterRedis({
-            storeClient: this.redis,
+            storeClient: redis,
             points,
             duration,
             keyPrefix,
@@ -47,10 +43,6 @@ export class RateLimitGuard implements CanActivate, OnApplicationShutdown {
       { name: 'second', points: config.rateLimitPerSecond, limiter: make(config.rateLimitPerSecond, 1, 'crm:rl:s') },
       { name: 'minute', points: config.rateLimitPerMinute, limiter: make(config.rateLimitPerMinute, 60, 'crm:rl:m') },
     ];
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.redis?.disconnect();
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -1,0 +1,121 @@
+import { INestApplication } from '@nestjs/common';
+import { createApp } from '../../src/app.factory';
+import { Db } from '../../src/core/database/db';
+import { Http } from '../support/http';
+import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
+import { testDatabaseKind } from '../support/test-database';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const onPostgres = testDatabaseKind() === 'postgres';
+
+/**
+ * totalCount stays exact while it is cached per (collection, filter) until the collection changes,
+ * and `Prefer: count=none|estimated|exact` lets a client skip or cheapen it.
+ */
+describe('totalCount', () => {
+  let t: TestApp;
+  const filter = 'employees[gte]:100';
+  const countOf = async (path = `/companies?filter=${filter}&limit=2`) => {
+    const res = await t.http.get(path);
+    expect(res.status).toBe(200);
+    return res.body.totalCount as number;
+  };
+  const truth = async () =>
+    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`))[0].n;
+  const countStatements = async (work: () => Promise<unknown>) => {
+    const spy = jest.spyOn(t.app.get(Db), 'query');
+    try {
+      await work();
+      return spy.mock.calls.filter(([sql]) => /SELECT count\(\*\)/.test(sql)).length;
+    } finally {
+      spy.mockRestore();
+    }
+  };
+
+  beforeAll(async () => {
+    // on PostgreSQL the cache needs Redis (versions shared by instances); PGlite is one process
+    t = await startTestApp(onPostgres ? { REDIS_URL } : {});
+    const rows = Array.from({ length: 30 }, (_, i) => ({ name: `Count ${i}`, employees: i * 10 }));
+    expect((await t.http.post('/batch/companies', rows)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts once while paging through one filter', async () => {
+    const statements = await countStatements(async () => {
+      let res = await t.http.get(`/companies?filter=${filter}&limit=5`);
+      expect(res.body.totalCount).toBe(20);
+      for (let page = 0; page < 3; page++) {
+        res = await t.http.get(`/companies?filter=${filter}&limit=5&starting_after=${res.body.pageInfo.endCursor}`);
+        expect(res.body.totalCount).toBe(20);
+      }
+    });
+    expect(statements).toBeLessThanOrEqual(1);
+  });
+
+  it('stays exact through every kind of write', async () => {
+    expect(await countOf()).toBe(await truth());
+    const created = await t.http.post('/companies', { name: 'Count new', employees: 500 });
+    const id = created.body.data.createCompany.id;
+    expect(await countOf()).toBe(await truth());
+    await t.http.patch(`/companies/${id}`, { employees: 5 }); // leaves the filter
+    expect(await countOf()).toBe(await truth());
+    await t.http.patch(`/companies/${id}`, { employees: 5000 }); // back in
+    expect(await countOf()).toBe(await truth());
+    await t.http.delete(`/companies/${id}?soft_delete=true`);
+    expect(await countOf()).toBe(await truth());
+    await t.http.patch(`/companies/${id}/restore`);
+    expect(await countOf()).toBe(await truth());
+    await t.http.post('/batch/companies', [{ name: 'Count b1', employees: 100 }, { name: 'Count b2', employees: 1 }]);
+    expect(await countOf()).toBe(await truth());
+    await t.http.delete(`/companies/${id}`);
+    expect(await countOf()).toBe(await truth());
+  });
+
+  it('sees rows cleared by a hard delete elsewhere (SET NULL on people.companyId)', async () => {
+    const company = (await t.http.post('/companies', { name: 'Count parent' })).body.data.createCompany;
+    await t.http.post('/batch/people', [{ companyId: company.id }, { companyId: company.id }]);
+    const orphans = () => countOf('/people?filter=companyId[is]:NULL&limit=1');
+    const before = await orphans();
+    expect((await t.http.delete(`/companies/${company.id}`)).status).toBe(200);
+    expect(await orphans()).toBe(before + 2);
+  });
+
+  it('honours Prefer: count=none, count=estimated and count=exact', async () => {
+    const none = await t.http.get(`/companies?filter=${filter}`, { headers: { prefer: 'count=none' } });
+    expect(none.status).toBe(200);
+    expect(none.body.totalCount).toBeNull();
+    expect(none.headers.get('preference-applied')).toBe('count=none');
+    const estimated = await t.http.get('/companies', { headers: { prefer: 'return=representation, count=estimated' } });
+    expect(estimated.headers.get('preference-applied')).toBe('count=estimated');
+    expect(Number.isInteger(estimated.body.totalCount)).toBe(true);
+    expect(estimated.body.totalCount).toBeGreaterThanOrEqual(0);
+    const exact = await t.http.get(`/companies?filter=${filter}`, { headers: { prefer: 'count=exact' } });
+    expect(exact.body.totalCount).toBe(await truth());
+    const unknown = await t.http.get(`/companies?filter=${filter}`, { headers: { prefer: 'count=sometimes' } });
+    expect(unknown.headers.get('preference-applied')).toBeNull();
+    expect(unknown.body.totalCount).toBe(await truth());
+    const statements = await countStatements(() => t.http.get('/companies', { headers: { prefer: 'count=none' } }));
+    expect(statements).toBe(0);
+  });
+
+  (onPostgres ? it : it.skip)('stays exact across instances sharing Redis', async () => {
+    let other: INestApplication | undefined;
+    try {
+      ({ app: other } = await createApp({
+        env: { ...t.database.env, REDIS_URL, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BOOTSTRAP_API_KEY: 'false', LOG_LEVEL: 'silent', WEBHOOK_DISPATCH: 'false' },
+      }));
+      await other.listen(0, '127.0.0.1');
+      const b = new Http(`${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`, t.token);
+      const onB = async () => (await b.get(`/companies?filter=${filter}`)).body.totalCount as number;
+      const first = await onB();
+      expect(first).toBe(await truth());
+      expect(await onB()).toBe(first); // cached on B
+      await t.http.post('/companies', { name: 'Count on A', employees: 1000 }); // written through A
+      expect(await onB()).toBe(first + 1);
+    } finally {
+      await other?.close();
+    }
+  });
+});
