@@ -1,5 +1,11 @@
 /** Unit tests sit beside the code (src/**\/*.spec.ts); e2e tests boot the real app (test/**\/*.e2e-spec.ts). */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', diagnostics: false }] };
+/**
+ * @fastify/static (Swagger UI assets on the Fastify adapter) requires content-disposition 3, which
+ * is ESM only: Node >= 20.19 loads it with require(esm), jest's module loader cannot. In tests only,
+ * it resolves to the CommonJS content-disposition 1.x that Express already installs (same API).
+ */
+const moduleNameMapper = { '^content-disposition$': require.resolve('content-disposition') };
 
 module.exports = {
   projects: [
@@ -8,6 +14,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
+      moduleNameMapper,
       testEnvironment: 'node',
       slowTestThreshold: 30,
     },

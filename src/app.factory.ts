@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { AppConfig, loadConfig } from './core/config/app-config';
 import { createLogging } from './core/logging/logging.module';
+import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { setupOpenApi } from './core/openapi/openapi.module';
 import { maxUrlLength, requestId } from './core/security/request-hardening';
 
@@ -52,11 +53,29 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
       routerOptions: { maxParamLength: 1024 },
       // the request id is ours (X-Request-Id); Fastify's own request logger stays off
       logger: false,
+      // errors Fastify answers before any route or filter runs (a malformed percent-encoding)
+      frameworkErrors: ((error: Error, _request: unknown, reply: { code(status: number): { send(body: unknown): void } }) => {
+        const envelope: ErrorEnvelope = { statusCode: 400, error: ERROR_NAMES[400], messages: [`Malformed URL: ${error.message}`] };
+        reply.code(400).send(envelope);
+      }) as never,
     });
     const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
-    // application/*+json bodies too, parsed like application/json (prototype keys refused)
+    // JSON bodies (application/json and application/*+json) parsed as Express does: JSON.parse,
+    // top-level primitives allowed, `__proto__` kept as a plain key for the body checks to refuse
+    // with a clear message, an empty body read as {}.
     const instance = fastify.getHttpAdapter().getInstance();
-    instance.addContentTypeParser(/^application\/[\w.+-]+\+json/i, { parseAs: 'string' }, instance.getDefaultJsonParser('error', 'error'));
+    instance.removeContentTypeParser('application/json');
+    const parseJson = (_request: unknown, text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+      const source = text.toString();
+      if (source.trim() === '') return done(null, {});
+      try {
+        done(null, JSON.parse(source));
+      } catch {
+        done(Object.assign(new Error('Body is not valid JSON'), { type: 'entity.parse.failed', statusCode: 400 }));
+      }
+    };
+    instance.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+    instance.addContentTypeParser(/^application\/[\w.+-]+\+json/i, { parseAs: 'string' }, parseJson);
     app = fastify;
   } else {
     const express = await NestFactory.create<NestExpressApplication>(module, nestOptions);

@@ -49,6 +49,12 @@ export class Db implements Queryable {
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A connection that dies while checked out (server stopped, network cut) emits 'error':
+    // without a listener that would crash the process. The statement in flight fails anyway.
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const tx = new ClientQueryable(client);
@@ -64,6 +70,7 @@ export class Db implements Queryable {
       }
       throw error;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
  * SIGTERM / SIGINT: stop accepting connections, let in-flight requests finish (at most
  * `timeoutMs`, then their connections are closed), stop the webhook dispatcher once its deliveries
  * in flight are recorded, close the database pool, exit 0. A second signal, or a shutdown that
- * still hangs 5 s after the timeout, exits 1.
+ * still hangs 5 s after the timeout (a statement stuck in the database), exits 1: not a clean stop.
  */
 export function exitGracefullyOnSignals(app: INestApplication, timeoutMs: number): void {
   const logger = new Logger('Shutdown');
@@ -18,6 +18,9 @@ export function exitGracefullyOnSignals(app: INestApplication, timeoutMs: number
     closing = true;
     logger.log(`${signal}: no new connections; finishing in-flight requests (at most ${timeoutMs} ms)`);
     const server = app.getHttpServer() as Server;
+    // keep-alive clients would hold the process until they close: drop connections once idle
+    const idle = setInterval(() => server.closeIdleConnections?.(), 100);
+    idle.unref();
     const force = setTimeout(() => {
       logger.warn('in-flight requests still running at the shutdown timeout: closing their connections');
       server.closeAllConnections?.();
@@ -31,6 +34,7 @@ export function exitGracefullyOnSignals(app: INestApplication, timeoutMs: number
     app.close().then(
       () => {
         clearTimeout(force);
+        clearInterval(idle);
         logger.log('closed');
         process.exit(0);
       },

@@ -42,9 +42,9 @@ export function createLogging(config: AppConfig, stream?: DestinationStream): Lo
       err: (err: Error) => ({ type: err.name, message: err.message }),
     },
     // evaluated again when the response finishes, after the guard has identified the key
-    customProps: (req: Req & { id?: unknown }) => {
+    customProps: (req: Req) => {
       const actor = req[ACTOR_PROPERTY];
-      return actor ? { requestId: req.id, apiKeyId: actor.apiKeyId } : { requestId: req.id };
+      return actor ? { requestId: req.requestId, apiKeyId: actor.apiKeyId } : { requestId: req.requestId };
     },
     customLogLevel: (req: Req, res: ServerResponse, error?: Error) => {
       if (error || res.statusCode >= 500) return 'error';

@@ -1,0 +1,279 @@
+import { INestApplication } from '@nestjs/common';
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createApp } from '../../src/app.factory';
+import { createApiKey } from '../../src/core/auth/first-api-key';
+import { CrudService } from '../../src/core/crud/crud.service';
+import { freePort, sleep } from '../support/child-server';
+import { TEST_ENCRYPTION_KEY } from '../support/test-app';
+
+/**
+ * A whole PostgreSQL server going away and coming back (`pg_ctl stop` / `pg_ctl start`), on a
+ * server this file starts itself in a temporary directory (never the shared one): while it is
+ * down every request answers 503 quickly and the process keeps serving; once it is back the
+ * service recovers by itself, with its data.
+ *
+ * It runs in the PostgreSQL test run only (TEST_DATABASE_URL set): it brings its own server, so
+ * the embedded-database run would execute exactly the same code a second time for nothing. It
+ * needs the PostgreSQL server binaries (initdb, pg_ctl), which the PostgreSQL run has.
+ */
+
+/** The bin directory of the newest PostgreSQL installed (PG_BIN_DIR wins). */
+function postgresBinDir(): string | undefined {
+  const candidates = process.env.PG_BIN_DIR
+    ? [process.env.PG_BIN_DIR]
+    : existsSync('/usr/lib/postgresql')
+      ? readdirSync('/usr/lib/postgresql')
+          .sort((a, b) => Number(b) - Number(a))
+          .map((version) => join('/usr/lib/postgresql', version, 'bin'))
+      : [];
+  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+}
+
+const BIN = postgresBinDir();
+const skipReason = !process.env.TEST_DATABASE_URL
+  ? 'TEST_DATABASE_URL is not set (this suite runs in the PostgreSQL run only)'
+  : !BIN
+    ? 'no initdb/pg_ctl found in /usr/lib/postgresql/*/bin (set PG_BIN_DIR)'
+    : undefined;
+if (skipReason) {
+  // eslint-disable-next-line no-console
+  console.log(`postgres-outage: skipped: ${skipReason}`);
+}
+
+/** initdb and postgres refuse to run as root: as root, run them as the `postgres` user. */
+const asRoot = process.getuid?.() === 0;
+
+function pgCommand(tool: string, args: string[], timeoutMs = 60_000): Promise<{ stdout: string; stderr: string }> {
+  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(BIN!, tool), ...args]] : [join(BIN!, tool), args];
+  return new Promise((resolve, reject) => {
+    execFile(file, argv, { timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      if (error) reject(Object.assign(error, { message: `${tool} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}` }));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+interface Timed {
+  what: string;
+  status: number;
+  body: any;
+  ms: number;
+}
+
+(skipReason ? describe.skip : describe)('PostgreSQL server stopped and started under the service', () => {
+  let dir: string;
+  let dataDir: string;
+  let pgPort: number;
+  let app: INestApplication | undefined;
+  let baseUrl: string;
+  let token: string;
+  let serverUp = false;
+
+  const pgStart = () =>
+    pgCommand('pg_ctl', [
+      '-D', dataDir, '-l', join(dir, 'postgres.log'), '-w', '-t', '60',
+      '-o', `-p ${pgPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
+
+  /** Stops the server: fast shutdown, or immediate when fast does not finish in 15 s. */
+  async function pgStop(mode: 'fast' | 'immediate' = 'fast'): Promise<string> {
+    try {
+      await pgCommand('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '15', 'stop'], 20_000);
+      return mode;
+    } catch (error) {
+      if (mode === 'immediate') throw error;
+      await pgCommand('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', '-t', '15', 'stop'], 20_000);
+      return 'immediate (fast did not finish)';
+    }
+  }
+
+  /** One request with its duration; a request that takes more than 15 s is aborted (a hang). */
+  async function timed(what: string, method: string, path: string, body?: unknown, auth = true): Promise<Timed> {
+    const started = Date.now();
+    try {
+      const res = await fetch(baseUrl + path, {
+        method,
+        headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(15_000),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      return { what, status: res.status, body: parsed, ms: Date.now() - started };
+    } catch (error) {
+      return { what, status: 0, body: String(error), ms: Date.now() - started };
+    }
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crm-pg-outage-'));
+    dataDir = join(dir, 'data');
+    if (asRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+      chownSync(dir, uid, gid);
+    }
+    await pgCommand('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    pgPort = await freePort();
+    await pgStart();
+    serverUp = true;
+    const created = await createApp({
+      env: {
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
+        DB_CONNECT_TIMEOUT_MS: '2000',
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        BOOTSTRAP_API_KEY: 'false',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        RATE_LIMIT_PER_SECOND: '1000000',
+        RATE_LIMIT_PER_MINUTE: '60000000',
+        WEBHOOK_POLL_MS: '200', // the dispatcher keeps polling through the outage
+      },
+    });
+    app = created.app;
+    await app.listen(0, '127.0.0.1');
+    baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
+    token = (await createApiKey(app.get(CrudService), 'outage', new Date(Date.now() + 3600_000))).token;
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close().catch(() => undefined);
+    if (serverUp || (dataDir && existsSync(join(dataDir, 'postmaster.pid')))) {
+      await pgCommand('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', '-t', '15', 'stop'], 20_000).catch(() => undefined);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** Polls GET list every 200 ms until it answers 200 (at most `ms`); returns how long it took. */
+  async function recover(ms: number): Promise<{ status: number; ms: number; polls: number[] }> {
+    const started = Date.now();
+    const polls: number[] = [];
+    while (Date.now() - started < ms) {
+      const list = await timed('list', 'GET', '/companies?limit=1');
+      polls.push(list.status);
+      if (list.status === 200) break;
+      await sleep(200);
+    }
+    return { status: polls[polls.length - 1], ms: Date.now() - started, polls };
+  }
+
+  /**
+   * A request inside a transaction when the server goes: the connection it holds is checked out
+   * of the pool, so nothing but the service itself listens for that connection's 'error' event.
+   * An unhandled one would kill a real server process; here (in-process) jest reports it as
+   * "Unhandled error" and the test fails.
+   */
+  it('answers 503 to a request in flight in a transaction when the server stops, and keeps running', async () => {
+    const created = await timed('create', 'POST', '/companies?depth=0', { name: 'Locked during the stop' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.createCompany.id;
+    // hold the row lock, so the PATCH waits inside its transaction when the server stops
+    const locker = new Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/postgres` });
+    locker.on('error', () => undefined); // this test's own connection dies with the server too
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM company WHERE id = $1 FOR UPDATE', [id]);
+    const patch = timed('patch in flight', 'PATCH', `/companies/${id}`, { name: 'Never written' });
+    await sleep(300);
+    const stopped = Date.now();
+    await pgStop('fast');
+    const stopMs = Date.now() - stopped;
+    serverUp = false;
+    const inFlight = await patch;
+    await locker.end().catch(() => undefined);
+    const health = await timed('health', 'GET', '/health', undefined, false);
+    await pgStart();
+    serverUp = true;
+    const recovered = await recover(15_000);
+    // eslint-disable-next-line no-console
+    console.log(`postgres outage (request in flight): PATCH answered ${inFlight.status} ${inFlight.ms} ms after it was sent (${inFlight.ms - 300} ms after the stop began, stop took ${stopMs} ms); recovered ${recovered.ms} ms after pg_ctl start returned`);
+    expect(inFlight.status).toBe(503);
+    expect(inFlight.body).toEqual({ statusCode: 503, error: 'ServiceUnavailableException', messages: expect.any(Array) });
+    expect(inFlight.ms).toBeLessThan(5000);
+    expect(health.status).toBe(200);
+    expect(recovered.status).toBe(200);
+    const after = await timed('get one', 'GET', `/companies/${id}?depth=0`);
+    expect(after.body.data.company.name).toBe('Locked during the stop'); // the cut transaction wrote nothing
+  });
+
+  it('answers 503 within 5 s while the server is down, stays alive, and recovers within 10 s of its return', async () => {
+    const before = await timed('create before', 'POST', '/companies?depth=0', { name: 'Before the outage', employees: 7 });
+    expect(before.status).toBe(201);
+    const record = before.body.data.createCompany;
+    const ready = await timed('ready', 'GET', '/ready', undefined, false);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, migrations: { status: 'up' } } });
+
+    const stopped = Date.now();
+    const mode = await pgStop('fast');
+    serverUp = false;
+    const stopMs = Date.now() - stopped;
+
+    // a few seconds of traffic while it is down: list, get one, create, concurrently
+    const down: Timed[] = [];
+    const outageStarted = Date.now();
+    for (let round = 0; Date.now() - outageStarted < 4000 || round < 2; round++) {
+      down.push(
+        ...(await Promise.all([
+          timed('list', 'GET', '/companies'),
+          timed('get one', 'GET', `/companies/${record.id}`),
+          timed('create', 'POST', '/companies', { name: `During the outage ${round}` }),
+        ])),
+      );
+    }
+    const unexpected = down.filter((r) => r.status !== 503);
+    expect(unexpected).toEqual([]);
+    for (const r of down) {
+      expect(r.ms).toBeLessThan(5000);
+      expect(r.body).toEqual({ statusCode: 503, error: 'ServiceUnavailableException', messages: expect.any(Array) });
+      expect(r.body.messages.length).toBeGreaterThan(0);
+      for (const message of r.body.messages) expect(typeof message).toBe('string');
+    }
+    const readyDown = await timed('ready', 'GET', '/ready', undefined, false);
+    const health = await timed('health', 'GET', '/health', undefined, false);
+    expect(readyDown.status).toBe(503);
+    expect(readyDown.ms).toBeLessThan(5000);
+    expect(readyDown.body).toMatchObject({ statusCode: 503, error: 'ServiceUnavailableException' });
+    expect(health.status).toBe(200); // the process is alive and says so
+    expect(health.body).toMatchObject({ status: 'ok' });
+    expect(health.ms).toBeLessThan(1000);
+
+    await pgStart();
+    serverUp = true;
+    const back = await recover(15_000);
+    const recoveryMs = back.ms;
+    const polls = back.polls;
+    const maxLatency = Math.max(...down.map((r) => r.ms), readyDown.ms);
+    const statuses = [...new Set(polls)].join(',');
+    // eslint-disable-next-line no-console
+    console.log(
+      `postgres outage: stop (${mode}) took ${stopMs} ms; ${down.length} requests while down, all 503, max latency ${maxLatency} ms ` +
+        `(p50 ${down.map((r) => r.ms).sort((a, b) => a - b)[Math.floor(down.length / 2)]} ms); /ready 503 in ${readyDown.ms} ms; ` +
+        `recovered ${recoveryMs} ms after pg_ctl start returned (${polls.length} polls, statuses ${statuses})`,
+    );
+    expect(back.status).toBe(200);
+    expect(recoveryMs).toBeLessThan(10_000);
+
+    const again = await timed('get one', 'GET', `/companies/${record.id}?depth=0`);
+    expect(again.status).toBe(200);
+    expect(again.body.data.company).toEqual(record);
+    const created = await timed('create after', 'POST', '/companies?depth=0', { name: 'After the outage' });
+    expect(created.status).toBe(201);
+    expect(created.body.data.createCompany).toMatchObject({ name: 'After the outage' });
+    // nothing was written while the database was down
+    const during = await timed('list', 'GET', `/companies?filter=${encodeURIComponent('name[like]:"During the outage%"')}`);
+    expect(during.status).toBe(200);
+    expect(during.body.totalCount).toBe(0);
+    const readyAgain = await timed('ready', 'GET', '/ready', undefined, false);
+    expect(readyAgain.status).toBe(200);
+  });
+});
