@@ -147,6 +147,7 @@ export class CrudService implements OnApplicationBootstrap {
     const rows = await this.db.query(
       `SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL`,
       [id],
+      `${meta.plural}.findOne`,
     );
     if (rows.length === 0) throw new NotFoundException('Record not found');
     return { record: (await this.shape(this.db, meta, rows, shape.depth, shape.fields))[0], etag: etagOf(rows[0]) };

@@ -81,7 +81,11 @@ export class RecordWriter {
   ): Promise<{ before: Row; after?: Row } | undefined> {
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
     const lock = columns.length || check ? ' FOR UPDATE' : '';
-    const [before] = await tx.query(`SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL${lock}`, [id]);
+    const [before] = await tx.query(
+      `SELECT ${meta.selectList} FROM ${meta.sqlTable} WHERE "id" = $1 AND "deletedAt" IS NULL${lock}`,
+      [id],
+      `${meta.plural}.before${lock ? 'Locked' : ''}`,
+    );
     if (before) check?.(before);
     if (!before || columns.length === 0) return before && { before };
     const sets = columns.map((c, i) => `${col(c.column)} = $${i + 2}`);

@@ -11,6 +11,9 @@ const LINKED_TIMELINES: Record<string, { via: string; name: string }> = {
   taskTargets: { via: 'taskId', name: 'linked-task' },
 };
 
+/** Events written by one statement: well under PostgreSQL's 65535 bound parameters. */
+const EVENTS_PER_STATEMENT = 500;
+
 interface TimelineRow {
   name: string;
   properties: Record<string, unknown>;
@@ -40,48 +43,51 @@ export class EventRecorder {
     for (const rel of this.timeline.manyToOne) this.timelineColumn.set(rel.target, rel.joinColumn);
   }
 
+  /**
+   * One statement for all the consequences of a write (data-modifying CTEs): the audit rows, the
+   * timeline rows and the webhook outbox rows, so a write costs one round trip more, not three.
+   */
   async record(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
     if (events.length === 0) return;
+    if (events.length > EVENTS_PER_STATEMENT) {
+      // PostgreSQL binds at most 65535 parameters per statement
+      for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) await this.record(tx, events.slice(i, i + EVENTS_PER_STATEMENT), actor);
+      return;
+    }
+    const params: unknown[] = [];
+    const values = (rows: unknown[][]) => rows.map((row) => `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`).join(', ');
     const context = JSON.stringify({ apiKeyId: actor.apiKeyId || null });
+    const auditColumns = ['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'];
     const auditRows = events.map((e) => [e.name, e.meta.def.singular, e.recordId, JSON.stringify(auditProperties(e)), context, actor.workspaceMemberId]);
-    await this.insert(tx, this.audit, ['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'], auditRows);
-
-    await this.enqueueWebhooks(tx, events);
+    const parts = [`audit AS (INSERT INTO ${this.audit.sqlTable} (${auditColumns.map(q).join(', ')}) VALUES ${values(auditRows)})`];
 
     const timelineRows = events.flatMap((e) => this.timelineRows(e));
-    if (timelineRows.length === 0) return;
-    const joinColumns = [...new Set(this.timelineColumn.values())];
-    await this.insert(
-      tx,
-      this.timeline,
-      ['name', 'properties', 'linkedRecordId', ...joinColumns],
-      timelineRows.map((row) => [
+    if (timelineRows.length > 0) {
+      const joinColumns = [...new Set(this.timelineColumn.values())];
+      const columns = ['name', 'properties', 'linkedRecordId', ...joinColumns];
+      const rows = timelineRows.map((row) => [
         row.name,
         JSON.stringify(row.properties),
         row.linkedRecordId,
         ...joinColumns.map((c) => (c === row.joinColumn ? row.recordId : null)),
-      ]),
-    );
-  }
+      ]);
+      parts.push(`timeline AS (INSERT INTO ${this.timeline.sqlTable} (${columns.map(q).join(', ')}) VALUES ${values(rows)})`);
+    }
 
-  /**
-   * The transactional outbox: one delivery row per event and matching webhook, in the same
-   * transaction as the change (one statement for all the events of the write).
-   */
-  private async enqueueWebhooks(tx: Queryable, events: RecordEvent[]): Promise<void> {
+    // the transactional outbox: one delivery row per event and matching webhook
     const items = events.map((e) => ({
       name: e.name,
       payload: webhookPayload(e),
       patterns: [e.name, `*.${e.action}`, `${e.meta.def.singular}.*`, '*.*'],
     }));
-    const enqueued = await tx.query(
-      `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
-        `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($1::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
-        `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1`,
-      [JSON.stringify(items)],
+    params.push(JSON.stringify(items));
+    parts.push(
+      `outbox AS (INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
+        `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($${params.length}::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
+        `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1)`,
     );
-    // deliver as soon as the change is committed (other instances find the rows when they poll)
-    if (enqueued.length > 0) tx.afterCommit?.(() => this.dispatcher.wake());
+    const [{ enqueued }] = await tx.query<{ enqueued: number }>(`WITH ${parts.join(', ')} SELECT count(*)::int AS enqueued FROM outbox`, params);
+    if (enqueued > 0) tx.afterCommit?.(() => this.dispatcher.wake());
   }
 
   private timelineRows(event: RecordEvent): TimelineRow[] {
@@ -111,11 +117,5 @@ export class EventRecorder {
       }
     }
     return rows;
-  }
-
-  private async insert(tx: Queryable, meta: CollectionMeta, columns: string[], rows: unknown[][]): Promise<void> {
-    const params: unknown[] = [];
-    const tuples = rows.map((row) => `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`);
-    await tx.query(`INSERT INTO ${meta.sqlTable} (${columns.map(q).join(', ')}) VALUES ${tuples.join(', ')}`, params);
   }
 }
