@@ -68,7 +68,8 @@ describe('relations and depth', () => {
       const spy = jest.spyOn(db, 'query');
       const res = await t.http.get(`/companies?depth=2&limit=${limit}&filter=name[startsWith]:Shape`);
       expect(res.status).toBe(200);
-      const calls = spy.mock.calls.length;
+      // the count may come from the count cache: only the page and relation queries are compared
+      const calls = spy.mock.calls.filter(([sql]) => !/^SELECT count\(\*\)/.test(sql)).length;
       spy.mockRestore();
       return { calls, rows: res.body.data.companies.length };
     };
@@ -76,13 +77,13 @@ describe('relations and depth', () => {
     const large = await countQueries(40);
     expect([small.rows, large.rows]).toEqual([10, 40]);
     expect(large.calls).toBe(small.calls);
-    // the bound: page + count, one query per relation, one per relation of each related collection
+    // the bound: the page, one query per relation, one per relation of each related collection
     const meta = catalog.require('companies');
     const relationsOf = (plural: string) => [...catalog.require(plural).manyToOne, ...catalog.require(plural).oneToMany];
-    const bound = 2 + [...meta.manyToOne, ...meta.oneToMany].reduce((n, rel) => n + 1 + relationsOf(rel.target).length, 0);
+    const bound = 1 + [...meta.manyToOne, ...meta.oneToMany].reduce((n, rel) => n + 1 + relationsOf(rel.target).length, 0);
     expect(large.calls).toBeLessThanOrEqual(bound);
     // eslint-disable-next-line no-console
-    console.log(`GET /companies?depth=2: ${large.calls} SQL queries for ${large.rows} companies, ${small.calls} for ${small.rows} (bound ${bound})`);
+    console.log(`GET /companies?depth=2: ${large.calls} SQL queries (besides the count) for ${large.rows} companies, ${small.calls} for ${small.rows} (bound ${bound})`);
   });
 
   it('caps one-to-many arrays at 60 records per parent', async () => {
