@@ -27,7 +27,8 @@ export class ApiKeyGuard implements CanActivate {
     const header: unknown = request.headers?.authorization;
     const fail = (reason: string): never => {
       // Logged without the token: method, path and reason only.
-      this.logger.warn(`authentication failed: ${reason} (${request.method} ${String(request.url).split('?')[0]})`);
+      const requestId = request.requestId ?? request.raw?.requestId;
+      this.logger.warn(`authentication failed: ${reason} (${request.method} ${String(request.url).split('?')[0]}, request ${requestId})`);
       throw new UnauthenticatedException(reason);
     };
     if (typeof header !== 'string' || header === '') {

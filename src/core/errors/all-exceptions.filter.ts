@@ -59,7 +59,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     private readonly catalog: CollectionCatalog,
   ) {}
 
-  classify(exception: unknown): Classified {
+  classify(exception: unknown, requestId?: string): Classified {
+    const tag = requestId ? ` [request ${requestId}]` : '';
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const classified: Classified = { status, messages: messagesOf(exception) };
@@ -67,7 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (exception instanceof TooManyRequestsException) {
         classified.headers = { 'Retry-After': String(exception.retryAfterSeconds) };
       }
-      if (status >= 500) this.logger.error(exception.message, exception.stack);
+      if (status >= 500) this.logger.error(`${exception.message}${tag}`, exception.stack);
       return classified;
     }
     if (exception instanceof QueryError) return { status: 400, messages: [exception.message] };
@@ -78,17 +79,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (violation) return { status: 400, messages: [constraintMessage(violation, this.catalog)] };
     if (isBadInputError(error)) return { status: 400, messages: ['A value cannot be stored: it is out of range or malformed'] };
     if (isUnavailableError(error)) {
-      this.logger.warn(`database unavailable: ${error.message}`);
+      this.logger.warn(`database unavailable: ${error.message}${tag}`);
       return { status: 503, messages: ['The database is unavailable; retry later'], headers: { 'Retry-After': '5' } };
     }
-    this.logger.error(error.message ?? String(exception), error.stack);
+    this.logger.error(`${error.message ?? String(exception)}${tag}`, error.stack);
     return { status: 500, messages: ['Internal server error'] };
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const { httpAdapter } = this.adapterHost;
-    const response = host.switchToHttp().getResponse();
-    const { status, messages, headers } = this.classify(exception);
+    const http = host.switchToHttp();
+    const response = http.getResponse();
+    const request = http.getRequest<{ requestId?: string; raw?: { requestId?: string } }>();
+    const { status, messages, headers } = this.classify(exception, request?.requestId ?? request?.raw?.requestId);
     const body: ErrorEnvelope = { statusCode: status, error: ERROR_NAMES[status] ?? `Http${status}Exception`, messages };
     for (const [name, value] of Object.entries(headers ?? {})) httpAdapter.setHeader(response, name, value);
     httpAdapter.reply(response, body, status);
