@@ -10,7 +10,7 @@ import { AppConfig, loadConfig } from './core/config/app-config';
 import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { setupOpenApi } from './core/openapi/openapi.module';
-import { maxUrlLength, requestId } from './core/security/request-hardening';
+import { maxUrlLength, requestId, requireJsonBody } from './core/security/request-hardening';
 
 export interface CreateAppOptions {
   /** Environment to read the configuration from (default: process.env). */
@@ -89,6 +89,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   app.use(requestId);
   app.use(logging.httpLogger);
   app.use(maxUrlLength(config.maxUrlLength));
+  app.use(requireJsonBody);
   app.use(helmet());
   if (config.corsOrigins.length > 0) {
     app.enableCors({

@@ -1,11 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { COLLECTION_DEFINITIONS, ENTITIES, COLLECTIONS } from './collections';
 import { AuthModule } from './core/auth/auth.module';
 import { AppConfig } from './core/config/app-config';
 import { ConfigModule } from './core/config/config.module';
 import { CrudModule } from './core/crud/crud.module';
-import { JsonBodyInterceptor } from './core/crud/json-body.interceptor';
 import { UnknownRouteModule } from './core/crud/unknown-route.controller';
 import { DatabaseModule } from './core/database/database.module';
 import { AllExceptionsFilter } from './core/errors/all-exceptions.filter';
@@ -35,7 +34,6 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
       ],
     };
   }

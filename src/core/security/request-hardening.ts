@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException, HttpStatus, UnsupportedMediaTypeException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 
 type Req = { url: string; headers: Record<string, string | string[] | undefined>; requestId?: string };
@@ -25,4 +25,22 @@ export function maxUrlLength(max: number) {
     }
     next();
   };
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
+
+/**
+ * A request that carries a body must say it is JSON (415 otherwise); empty bodies need no type.
+ * A middleware rather than a Nest interceptor: it runs before either adapter parses the body, and
+ * spares every request the interceptor chain (rxjs and async-hook bindings).
+ */
+export function requireJsonBody(req: Req, _res: Res, next: Next): void {
+  const { headers } = req;
+  const length = Number(headers['content-length'] ?? 0);
+  const hasBody = length > 0 || headers['transfer-encoding'] !== undefined;
+  if (hasBody && !JSON_TYPE.test(String(headers['content-type'] ?? ''))) {
+    next(new UnsupportedMediaTypeException('Body must be application/json'));
+    return;
+  }
+  next();
 }
