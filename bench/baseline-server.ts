@@ -1,0 +1,932 @@
+/**
+ * BASELINE of the benchmark: a minimal node:http + `pg` server that answers the benchmark's
+ * requests with the same SQL the service sends for them (read from PostgreSQL's statement log),
+ * on the same tables and columns, with the same bearer check and the same JSON envelopes
+ * (API.md), and that writes the same audit-log / timeline / webhook-outbox rows in the same
+ * transaction as each change, in one statement (as src/core/events/event-recorder.ts does).
+ * Statements the service names (prepared once per connection) are named here too. When the
+ * service's SQL changes, this file must follow (bench/README.md says how to compare them).
+ *
+ * It is written plainly, as a careful engineer would write a small server for these routes:
+ * parameterized queries, JSON.parse / JSON.stringify, a hand-written field table for the two
+ * collections (people, companies), light type checks of request bodies. No framework, no
+ * validation library, no rate limiting, no security headers, no OpenAPI: what is left between
+ * this and the service is what the service's stack costs.
+ *
+ * What it supports (all the benchmark needs; anything else is a 404 or a 400):
+ *   GET    /rest/people/:id?depth=0|1        GET /rest/companies/:id?depth=0
+ *   GET    /rest/people|companies?limit&depth&filter=<field>[eq|gt|gte|lt|lte]:<value>&starting_after
+ *          (filters on one field; people at depth 0 or 1, companies at depth 0; header
+ *          `Prefer: count=none` skips the count query)
+ *   POST   /rest/people|companies?depth=0        POST /rest/batch/people|companies?depth=0
+ *   PATCH  /rest/people|companies/:id?depth=0    POST /rest/people|companies/duplicates?depth=0
+ *   GET    /health (no key)
+ *
+ * Environment: DATABASE_URL, PORT, HOST, DB_POOL_SIZE (10, as the service), API_KEY_CACHE_TTL_MS
+ * (2000, as the service), BASELINE_CURSOR_KEY (hex; signs its own cursors, see lib/baseline-cursor.ts).
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+import { Pool, PoolClient, types as pgTypes } from 'pg';
+import { decodeBaselineCursor, encodeBaselineCursor } from './lib/baseline-cursor';
+
+const env = process.env;
+const DATABASE_URL = env.DATABASE_URL;
+if (!DATABASE_URL) throw new Error('DATABASE_URL is required');
+const PORT = Number(env.PORT ?? 3100);
+const HOST = env.HOST ?? '127.0.0.1';
+const CURSOR_KEY = Buffer.from(env.BASELINE_CURSOR_KEY ?? '00'.repeat(32), 'hex');
+const API_KEY_CACHE_TTL_MS = Number(env.API_KEY_CACHE_TTL_MS ?? 2000);
+const PAGE_SIZE_DEFAULT = 60;
+const PAGE_SIZE_MAX = 200;
+const RELATION_LIMIT = 60;
+const BATCH_MAX = 200;
+const MAX_DUPLICATES = 60;
+const BODY_LIMIT = 10 * 1024 * 1024;
+
+/* ------------------------------------------------------------------ database */
+
+/** The service's type parsers: bigint as number; timestamps and numerics as PostgreSQL's text. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case pgTypes.builtins.INT8:
+        return (value: string) => Number(value);
+      case pgTypes.builtins.DATE:
+      case pgTypes.builtins.TIMESTAMPTZ:
+      case pgTypes.builtins.TIMESTAMP:
+      case pgTypes.builtins.NUMERIC:
+        return (value: string) => value;
+      default:
+        return pgTypes.getTypeParser(oid, format);
+    }
+  },
+};
+
+/** The same pool settings as the service on PostgreSQL (src/core/database/data-source-options.ts). */
+const pool = new Pool({
+  connectionString: DATABASE_URL,
+  max: Number(env.DB_POOL_SIZE ?? 10),
+  connectionTimeoutMillis: 3000,
+  idleTimeoutMillis: 30_000,
+  statement_timeout: 30_000,
+  keepAlive: true,
+  types,
+  application_name: 'crm-bench-baseline',
+  options: '-c TimeZone=UTC',
+});
+pool.on('error', (error) => process.stderr.write(`idle connection error: ${error.message}\n`));
+
+type Row = Record<string, any>;
+
+async function query(text: string, values?: unknown[]): Promise<Row[]> {
+  return (await pool.query(text, values)).rows;
+}
+
+/** One transaction: COMMIT when `work` resolves, ROLLBACK when it throws. */
+async function transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/* ------------------------------------------------------------------ errors */
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly messages: string[],
+  ) {
+    super(messages.join('; '));
+  }
+}
+const badRequest = (...messages: string[]) => new HttpError(400, 'BadRequestException', messages);
+const notFound = (message = 'Record not found') => new HttpError(404, 'NotFoundException', [message]);
+
+/* ------------------------------------------------------------------ collections */
+
+type ValueType = 'text' | 'number' | 'numeric' | 'boolean' | 'uuid' | 'json' | 'actorSource';
+interface Column {
+  column: string;
+  type: ValueType;
+  /** Value stored when the field (or sub-field) is absent on create. */
+  def: unknown;
+}
+interface SubField extends Column {
+  key: string;
+}
+interface Field {
+  name: string;
+  nullable: boolean;
+  /** Scalar field: its column. */
+  column?: Column;
+  /** Composite field: one column per sub-field. */
+  subs?: SubField[];
+}
+interface Collection {
+  table: string;
+  plural: string;
+  singular: string;
+  pascal: string;
+  pascalPlural: string;
+  fields: Field[];
+  /** Filterable top-level paths used by the benchmark. */
+  filterable: Record<string, Column>;
+  /** Duplicate criteria as lists of [path, column]. */
+  duplicateCriteria: [string, string][][];
+  selectList: string;
+  insertColumns: string[];
+  byName: Map<string, Field>;
+}
+
+const scalar = (name: string, column: string, type: ValueType, def: unknown, nullable = false): Field => ({
+  name,
+  nullable,
+  column: { column, type, def },
+});
+const sub = (key: string, column: string, type: ValueType, def: unknown): SubField => ({ key, column, type, def });
+const links = (name: string, nullable: boolean): Field => ({
+  name,
+  nullable,
+  subs: [
+    sub('primaryLinkUrl', `${name}PrimaryLinkUrl`, 'text', ''),
+    sub('primaryLinkLabel', `${name}PrimaryLinkLabel`, 'text', ''),
+    sub('secondaryLinks', `${name}SecondaryLinks`, 'json', []),
+  ],
+});
+const createdBy: Field = {
+  name: 'createdBy',
+  nullable: false,
+  subs: [
+    sub('source', 'createdBySource', 'actorSource', 'MANUAL'),
+    sub('workspaceMemberId', 'createdByWorkspaceMemberId', 'uuid', null),
+    sub('name', 'createdByName', 'text', ''),
+    sub('context', 'createdByContext', 'json', {}),
+  ],
+};
+const ACTOR_SOURCES = ['EMAIL', 'CALENDAR', 'WORKFLOW', 'API', 'IMPORT', 'MANUAL', 'SYSTEM', 'WEBHOOK', 'AGENT', 'APPLICATION'];
+
+function collection(def: Omit<Collection, 'selectList' | 'insertColumns' | 'byName'>): Collection {
+  const columns = def.fields.flatMap((f) => (f.column ? [f.column.column] : f.subs!.map((s) => s.column)));
+  return {
+    ...def,
+    selectList: ['id', 'createdAt', 'updatedAt', 'deletedAt', ...columns].map((c) => `"${c}"`).join(', '),
+    insertColumns: ['id', ...columns],
+    byName: new Map(def.fields.map((f) => [f.name, f])),
+  };
+}
+
+const people = collection({
+  table: 'person',
+  plural: 'people',
+  singular: 'person',
+  pascal: 'Person',
+  pascalPlural: 'People',
+  fields: [
+    { name: 'name', nullable: true, subs: [sub('firstName', 'nameFirstName', 'text', ''), sub('lastName', 'nameLastName', 'text', '')] },
+    {
+      name: 'emails',
+      nullable: false,
+      subs: [sub('primaryEmail', 'emailsPrimaryEmail', 'text', ''), sub('additionalEmails', 'emailsAdditionalEmails', 'json', null)],
+    },
+    links('linkedinLink', true),
+    links('xLink', true),
+    scalar('jobTitle', 'jobTitle', 'text', ''),
+    scalar('phone', 'phone', 'text', '', true),
+    {
+      name: 'phones',
+      nullable: true,
+      subs: [
+        sub('primaryPhoneNumber', 'phonesPrimaryPhoneNumber', 'text', ''),
+        sub('primaryPhoneCountryCode', 'phonesPrimaryPhoneCountryCode', 'text', ''),
+        sub('primaryPhoneCallingCode', 'phonesPrimaryPhoneCallingCode', 'text', ''),
+        sub('additionalPhones', 'phonesAdditionalPhones', 'json', null),
+      ],
+    },
+    scalar('city', 'city', 'text', ''),
+    scalar('avatarUrl', 'avatarUrl', 'text', ''),
+    scalar('position', 'position', 'number', 0),
+    createdBy,
+    scalar('companyId', 'companyId', 'uuid', null, true),
+  ],
+  filterable: {
+    city: { column: 'city', type: 'text', def: '' },
+    jobTitle: { column: 'jobTitle', type: 'text', def: '' },
+    position: { column: 'position', type: 'number', def: 0 },
+  },
+  duplicateCriteria: [
+    [['name.firstName', 'nameFirstName'], ['name.lastName', 'nameLastName']],
+    [['linkedinLink.primaryLinkUrl', 'linkedinLinkPrimaryLinkUrl']],
+    [['emails.primaryEmail', 'emailsPrimaryEmail']],
+  ],
+});
+
+const companies = collection({
+  table: 'company',
+  plural: 'companies',
+  singular: 'company',
+  pascal: 'Company',
+  pascalPlural: 'Companies',
+  fields: [
+    scalar('name', 'name', 'text', ''),
+    links('domainName', false),
+    scalar('employees', 'employees', 'number', null, true),
+    links('linkedinLink', true),
+    links('xLink', true),
+    {
+      name: 'annualRecurringRevenue',
+      nullable: true,
+      subs: [
+        sub('amountMicros', 'annualRecurringRevenueAmountMicros', 'numeric', null),
+        sub('currencyCode', 'annualRecurringRevenueCurrencyCode', 'text', ''),
+      ],
+    },
+    {
+      name: 'address',
+      nullable: true,
+      subs: [
+        sub('addressStreet1', 'addressAddressStreet1', 'text', ''),
+        sub('addressStreet2', 'addressAddressStreet2', 'text', ''),
+        sub('addressCity', 'addressAddressCity', 'text', ''),
+        sub('addressPostcode', 'addressAddressPostcode', 'text', ''),
+        sub('addressState', 'addressAddressState', 'text', ''),
+        sub('addressCountry', 'addressAddressCountry', 'text', ''),
+        sub('addressLat', 'addressAddressLat', 'numeric', null),
+        sub('addressLng', 'addressAddressLng', 'numeric', null),
+      ],
+    },
+    scalar('idealCustomerProfile', 'idealCustomerProfile', 'boolean', false),
+    scalar('position', 'position', 'number', 0),
+    createdBy,
+    scalar('accountOwnerId', 'accountOwnerId', 'uuid', null, true),
+    scalar('addressOld', 'addressOld', 'text', '', true),
+  ],
+  filterable: {
+    employees: { column: 'employees', type: 'number', def: null },
+    name: { column: 'name', type: 'text', def: '' },
+    position: { column: 'position', type: 'number', def: 0 },
+  },
+  duplicateCriteria: [[['name', 'name']], [['domainName.primaryLinkUrl', 'domainNamePrimaryLinkUrl']]],
+});
+
+const COLLECTIONS: Record<string, Collection> = { people, companies };
+
+/* ------------------------------------------------------------------ records */
+
+const PG_UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/** '2026-11-21 10:04:05.123456+00' (UTC session) -> '2026-11-21T10:04:05.123Z'. */
+function iso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const text = String(value);
+  const m = PG_UTC_TIMESTAMP.exec(text);
+  if (m) return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  return new Date(text).toISOString();
+}
+
+function decode(column: Column, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  return column.type === 'numeric' ? Number(value) : value;
+}
+
+/** A table row as the API shows the record (depth 0). */
+function toRecord(c: Collection, row: Row): Row {
+  const record: Row = { id: row.id };
+  for (const field of c.fields) {
+    if (field.column) {
+      record[field.name] = decode(field.column, row[field.column.column]);
+      continue;
+    }
+    const value: Row = {};
+    let allNull = true;
+    for (const s of field.subs!) {
+      const v = decode(s, row[s.column]);
+      if (v !== null) allNull = false;
+      value[s.key] = v;
+    }
+    record[field.name] = field.nullable && allNull ? null : value;
+  }
+  record.createdAt = iso(row.createdAt);
+  record.updatedAt = iso(row.updatedAt);
+  record.deletedAt = iso(row.deletedAt);
+  return record;
+}
+
+/** Rows of the one-to-many tables hold scalars only (plus two composites on opportunities). */
+const TIMESTAMP_COLUMNS = new Set(['createdAt', 'updatedAt', 'deletedAt', 'happensAt', 'closeDate']);
+function toChildRecord(row: Row): Row {
+  const record: Row = {};
+  for (const [key, value] of Object.entries(row)) record[key] = TIMESTAMP_COLUMNS.has(key) ? iso(value) : value;
+  return record;
+}
+function toOpportunityRecord(row: Row): Row {
+  const { amountAmountMicros, amountCurrencyCode, createdBySource, createdByWorkspaceMemberId, createdByName, createdByContext, ...rest } = row;
+  const record = toChildRecord(rest);
+  record.amount =
+    amountAmountMicros === null && (amountCurrencyCode === null || amountCurrencyCode === undefined)
+      ? null
+      : { amountMicros: amountAmountMicros === null ? null : Number(amountAmountMicros), currencyCode: amountCurrencyCode };
+  record.createdBy = { source: createdBySource, workspaceMemberId: createdByWorkspaceMemberId, name: createdByName, context: createdByContext };
+  return record;
+}
+
+/* ------------------------------------------------------------------ request bodies */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isObject = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function checkValue(type: ValueType, value: unknown, path: string, problems: string[]): void {
+  if (value === null) return; // nullability is checked by the caller
+  const ok =
+    type === 'text'
+      ? typeof value === 'string' && !value.includes('\u0000')
+      : type === 'number'
+        ? typeof value === 'number' && Number.isFinite(value)
+        : type === 'numeric'
+          ? (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
+          : type === 'boolean'
+            ? typeof value === 'boolean'
+            : type === 'uuid'
+              ? typeof value === 'string' && UUID.test(value)
+              : type === 'actorSource'
+                ? typeof value === 'string' && ACTOR_SOURCES.includes(value)
+                : true;
+  if (!ok) problems.push(`${path} must be a valid ${type}`);
+}
+
+/** Type checks of a create (or, `partial`, update) body; returns one message per problem. */
+function validate(c: Collection, body: unknown, partial: boolean, prefix = ''): string[] {
+  if (!isObject(body)) return [`${prefix}body must be an object`];
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'id' && !partial) {
+      if (typeof value !== 'string' || !UUID.test(value)) problems.push(`${prefix}id must be a UUID`);
+      continue;
+    }
+    const field = c.byName.get(key);
+    if (!field) {
+      problems.push(`${prefix}property ${key} should not exist`);
+      continue;
+    }
+    if (value === null) {
+      if (!field.nullable && !(field.column && field.column.def === null)) problems.push(`${prefix}${key} must not be null`);
+      continue;
+    }
+    if (field.column) {
+      checkValue(field.column.type, value, `${prefix}${key}`, problems);
+      continue;
+    }
+    if (!isObject(value)) {
+      problems.push(`${prefix}${key} must be an object`);
+      continue;
+    }
+    for (const [subKey, subValue] of Object.entries(value)) {
+      const s = field.subs!.find((x) => x.key === subKey);
+      if (!s) problems.push(`${prefix}${key}.${subKey} should not exist`);
+      else checkValue(s.type, subValue, `${prefix}${key}.${subKey}`, problems);
+    }
+  }
+  return problems;
+}
+
+function encode(column: Column, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  return column.type === 'json' ? JSON.stringify(value) : value;
+}
+
+interface Actor {
+  apiKeyId: string;
+  apiKeyName: string;
+  workspaceMemberId: string | null;
+}
+
+/** Values of every insert column, absent fields and sub-fields at their defaults; createdBy from the key. */
+function insertValues(c: Collection, input: Row, actor: Actor): unknown[] {
+  const values: unknown[] = [input.id ?? randomUUID()];
+  for (const field of c.fields) {
+    let given = input[field.name];
+    if (field.name === 'createdBy' && !(isObject(given) && given.source !== undefined)) {
+      given = { source: 'API', name: actor.apiKeyName, workspaceMemberId: actor.workspaceMemberId, context: {} };
+    }
+    if (field.column) {
+      values.push(encode(field.column, given === undefined ? field.column.def : given));
+      continue;
+    }
+    for (const s of field.subs!) {
+      const value = given === undefined ? s.def : given === null ? null : given[s.key] === undefined ? s.def : given[s.key];
+      values.push(encode(s, value));
+    }
+  }
+  return values;
+}
+
+/** SET assignments of a partial update: the fields present, and inside composites the sub-fields present. */
+function updateAssignments(c: Collection, input: Row): { columns: string[]; values: unknown[] } {
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  for (const field of c.fields) {
+    const given = input[field.name];
+    if (given === undefined) continue;
+    if (field.column) {
+      columns.push(field.column.column);
+      values.push(encode(field.column, given));
+      continue;
+    }
+    for (const s of field.subs!) {
+      if (given === null || given[s.key] !== undefined) {
+        columns.push(s.column);
+        values.push(encode(s, given === null ? null : given[s.key]));
+      }
+    }
+  }
+  return { columns, values };
+}
+
+/* ------------------------------------------------------------------ events (same rows as src/core/events) */
+
+interface RecordEvent {
+  action: 'created' | 'updated';
+  recordId: string;
+  before?: Row;
+  after: Row;
+  diff?: Row;
+  updatedFields?: string[];
+}
+
+const TIMELINE_COLUMNS = [
+  'workspaceMemberId', 'personId', 'companyId', 'opportunityId', 'noteId', 'taskId', 'workflowId', 'workflowVersionId', 'workflowRunId',
+];
+const TIMELINE_COLUMN_OF: Record<string, string> = { people: 'personId', companies: 'companyId' };
+
+function placeholders(rows: unknown[][], params: unknown[]): string {
+  return rows.map((row) => `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`).join(', ');
+}
+
+/**
+ * One auditLog row and one timelineActivity row per event, and the webhook outbox rows, in the
+ * caller's transaction and, as the service does, in one statement (data-modifying CTEs).
+ */
+async function recordEvents(client: PoolClient, c: Collection, events: RecordEvent[], actor: Actor): Promise<void> {
+  const context = JSON.stringify({ apiKeyId: actor.apiKeyId || null });
+  const properties = events.map((e) => JSON.stringify(e.action === 'created' ? { after: e.after } : { before: e.before, after: e.after, diff: e.diff }));
+  const name = (e: RecordEvent) => `${c.singular}.${e.action}`;
+  const params: unknown[] = [];
+  const audit = placeholders(
+    events.map((e, i) => [name(e), c.singular, e.recordId, properties[i], context, actor.workspaceMemberId]),
+    params,
+  );
+  const own = TIMELINE_COLUMN_OF[c.plural];
+  const timeline = placeholders(
+    events.map((e, i) => [name(e), properties[i], null, ...TIMELINE_COLUMNS.map((col) => (col === own ? e.recordId : null))]),
+    params,
+  );
+  const eventDate = new Date().toISOString();
+  const items = events.map((e) => ({
+    name: name(e),
+    payload: {
+      eventName: name(e),
+      objectMetadata: { nameSingular: c.singular },
+      workspaceId: null,
+      eventDate,
+      record: e.after,
+      ...(e.updatedFields ? { updatedFields: e.updatedFields } : {}),
+    },
+    patterns: [name(e), `*.${e.action}`, `${c.singular}.*`, '*.*'],
+  }));
+  params.push(JSON.stringify(items));
+  await client.query(
+    `WITH audit AS (INSERT INTO "auditLog" ("name", "objectName", "recordId", "properties", "context", "workspaceMemberId") VALUES ${audit}), ` +
+      `timeline AS (INSERT INTO "timelineActivity" ("name", "properties", "linkedRecordId", ${TIMELINE_COLUMNS.map((col) => `"${col}"`).join(', ')}) VALUES ${timeline}), ` +
+      `outbox AS (INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
+      `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($${params.length}::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
+      `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1) ` +
+      `SELECT count(*)::int AS enqueued FROM outbox`,
+    params,
+  );
+}
+
+/* ------------------------------------------------------------------ relations (depth 1, people) */
+
+/** The one-to-many relations of a person, with the exact statements the service's RelationLoader sends. */
+const lateral = (columns: string, table: string, join: string, order: string) =>
+  `SELECT c.* FROM unnest($1::uuid[]) AS p(pid) CROSS JOIN LATERAL (SELECT ${columns} FROM "${table}" ` +
+  `WHERE "${join}" = p.pid AND "deletedAt" IS NULL ORDER BY ${order} LIMIT ${RELATION_LIMIT}) c`;
+const BY_ID = '"id" ASC';
+const BY_POSITION = '"position" ASC NULLS LAST, "id" ASC';
+const PERSON_CHILDREN: { name: string; join: string; sql: string; map: (row: Row) => Row }[] = [
+  {
+    name: 'attachments',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "name", "fullPath", "type", "authorId", "taskId", "noteId", "personId", "companyId", "opportunityId"', 'attachment', 'personId', BY_ID),
+    map: toChildRecord,
+  },
+  {
+    name: 'messageParticipants',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "role", "handle", "displayName", "messageId", "personId", "workspaceMemberId"', 'messageParticipant', 'personId', BY_ID),
+    map: toChildRecord,
+  },
+  {
+    name: 'noteTargets',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "noteId", "personId", "companyId", "opportunityId"', 'noteTarget', 'personId', BY_ID),
+    map: toChildRecord,
+  },
+  {
+    name: 'calendarEventParticipants',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "handle", "displayName", "isOrganizer", "responseStatus", "calendarEventId", "personId", "workspaceMemberId"', 'calendarEventParticipant', 'personId', BY_ID),
+    map: toChildRecord,
+  },
+  {
+    name: 'pointOfContactForOpportunities',
+    join: 'pointOfContactId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "name", "amountAmountMicros", "amountCurrencyCode", "closeDate", "stage", "position", "createdBySource", "createdByWorkspaceMemberId", "createdByName", "createdByContext", "pointOfContactId", "companyId", "probability"', 'opportunity', 'pointOfContactId', BY_POSITION),
+    map: toOpportunityRecord,
+  },
+  {
+    name: 'favorites',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "position", "forWorkspaceMemberId", "personId", "companyId", "favoriteFolderId", "opportunityId", "workflowId", "workflowVersionId", "workflowRunId", "taskId", "noteId", "viewId"', 'favorite', 'personId', BY_POSITION),
+    map: toChildRecord,
+  },
+  {
+    name: 'timelineActivities',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "happensAt", "name", "properties", "linkedRecordCachedName", "linkedRecordId", "linkedObjectMetadataId", "workspaceMemberId", "personId", "companyId", "opportunityId", "noteId", "taskId", "workflowId", "workflowVersionId", "workflowRunId"', 'timelineActivity', 'personId', BY_ID),
+    map: toChildRecord,
+  },
+  {
+    name: 'taskTargets',
+    join: 'personId',
+    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "taskId", "personId", "companyId", "opportunityId"', 'taskTarget', 'personId', BY_ID),
+    map: toChildRecord,
+  },
+];
+
+/** depth=1 on people: the company (one query for the page) and each one-to-many list (one query each), in parallel. */
+async function attachPersonRelations(records: Row[]): Promise<void> {
+  if (records.length === 0) return;
+  const attachCompany = async () => {
+    const ids = [...new Set(records.map((r) => r.companyId).filter((id): id is string => typeof id === 'string'))];
+    const byId = new Map<string, Row>();
+    if (ids.length > 0) {
+      const rows = await query(`SELECT ${companies.selectList} FROM "company" WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`, [ids]);
+      for (const row of rows) byId.set(row.id, toRecord(companies, row));
+    }
+    for (const r of records) r.company = typeof r.companyId === 'string' ? (byId.get(r.companyId) ?? null) : null;
+  };
+  const ids = records.map((r) => r.id);
+  await Promise.all([
+    attachCompany(),
+    ...PERSON_CHILDREN.map(async (rel) => {
+      const rows = await query(rel.sql, [ids]);
+      const byParent = new Map<string, Row[]>();
+      for (const row of rows) {
+        const child = rel.map(row);
+        const list = byParent.get(row[rel.join]);
+        if (list) list.push(child);
+        else byParent.set(row[rel.join], [child]);
+      }
+      for (const r of records) r[rel.name] = byParent.get(r.id) ?? [];
+    }),
+  ]);
+}
+
+function parseDepth(raw: string | null, c: Collection): 0 | 1 {
+  const depth = raw === null ? 1 : raw === '0' ? 0 : raw === '1' ? 1 : -1;
+  if (depth < 0) throw badRequest(`'depth=${raw}' parameter invalid. Allowed values are 0, 1 (in the baseline)`);
+  if (depth === 1 && c !== people) throw badRequest(`the baseline supports depth=1 on people only`);
+  return depth as 0 | 1;
+}
+
+async function shape(c: Collection, records: Row[], depth: 0 | 1): Promise<Row[]> {
+  if (depth === 1) await attachPersonRelations(records);
+  return records;
+}
+
+/* ------------------------------------------------------------------ handlers */
+
+async function findOne(c: Collection, id: string, params: URLSearchParams) {
+  if (!UUID.test(id)) throw badRequest(`'${id}' is not a valid UUID`);
+  const depth = parseDepth(params.get('depth'), c);
+  // a named (prepared once per connection) statement, as the service's
+  const { rows } = await pool.query({
+    name: `${c.plural}.findOne`,
+    text: `SELECT ${c.selectList} FROM "${c.table}" WHERE "id" = $1 AND "deletedAt" IS NULL`,
+    values: [id],
+  });
+  if (rows.length === 0) throw notFound();
+  const [record] = await shape(c, [toRecord(c, rows[0])], depth);
+  return { status: 200, body: { data: { [c.singular]: record } } };
+}
+
+const FILTER = /^([A-Za-z]+)\[(eq|gt|gte|lt|lte)\]:(.*)$/s;
+const COMPARISON: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+async function findMany(c: Collection, params: URLSearchParams, countNone: boolean) {
+  const depth = parseDepth(params.get('depth'), c);
+  const rawLimit = params.get('limit');
+  const limit = rawLimit === null ? PAGE_SIZE_DEFAULT : Math.min(PAGE_SIZE_MAX, Number(rawLimit));
+  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit '${rawLimit}' is invalid. Should be an integer`);
+  const values: unknown[] = [];
+  const conditions = ['"deletedAt" IS NULL'];
+  const filter = params.get('filter');
+  if (filter !== null) {
+    const m = FILTER.exec(filter);
+    const column = m && c.filterable[m[1]];
+    if (!m || !column) throw badRequest(`the baseline filters on ${Object.keys(c.filterable).join(', ')} only`);
+    let value: unknown = m[3].replace(/^"(.*)"$/s, '$1');
+    if (column.type === 'number') {
+      value = Number(value);
+      if (!Number.isFinite(value)) throw badRequest(`'${m[3]}' is not a number`);
+    }
+    values.push(value);
+    conditions.push(`"${column.column}" ${COMPARISON[m[2]]} $${values.length}`);
+  }
+  const countWhere = `WHERE ${conditions.join(' AND ')}`;
+  const countValues = [...values];
+  const after = params.get('starting_after');
+  if (after !== null) {
+    const id = decodeBaselineCursor(CURSOR_KEY, after);
+    if (!id) throw badRequest('Invalid cursor');
+    values.push(id);
+    conditions.push(`("id") > ($${values.length})`);
+  }
+  const [rows, counted] = await Promise.all([
+    query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY "id" ASC NULLS LAST LIMIT ${limit + 1}`, values),
+    countNone ? undefined : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
+  ]);
+  const page = rows.slice(0, limit);
+  const records = await shape(c, page.map((row) => toRecord(c, row)), depth);
+  const pageInfo = {
+    hasNextPage: rows.length > limit,
+    hasPreviousPage: after !== null,
+    startCursor: page.length ? encodeBaselineCursor(CURSOR_KEY, page[0].id) : null,
+    endCursor: page.length ? encodeBaselineCursor(CURSOR_KEY, page[page.length - 1].id) : null,
+  };
+  const body: Row = { data: { [c.plural]: records }, pageInfo };
+  if (counted) body.totalCount = counted[0].count;
+  return { status: 200, body };
+}
+
+async function createMany(c: Collection, inputs: Row[], params: URLSearchParams, actor: Actor): Promise<Row[]> {
+  const depth = parseDepth(params.get('depth'), c);
+  const tuples = inputs.map((input) => insertValues(c, input, actor));
+  const records = await transaction(async (client) => {
+    const values: unknown[] = [];
+    const { rows } = await client.query(
+      `INSERT INTO "${c.table}" (${c.insertColumns.map((col) => `"${col}"`).join(', ')}) VALUES ${placeholders(tuples, values)} RETURNING ${c.selectList}`,
+      values,
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const created = tuples.map((t) => toRecord(c, byId.get(t[0])!));
+    await recordEvents(client, c, created.map((after) => ({ action: 'created', recordId: after.id, after })), actor);
+    return created;
+  });
+  return shape(c, records, depth);
+}
+
+async function updateOne(c: Collection, id: string, input: Row, params: URLSearchParams, actor: Actor) {
+  if (!UUID.test(id)) throw badRequest(`'${id}' is not a valid UUID`);
+  const depth = parseDepth(params.get('depth'), c);
+  const { columns, values } = updateAssignments(c, input);
+  const record = await transaction(async (client) => {
+    const lock = columns.length ? ' FOR UPDATE' : '';
+    const { rows } = await client.query({
+      name: `${c.plural}.before${lock ? 'Locked' : ''}`,
+      text: `SELECT ${c.selectList} FROM "${c.table}" WHERE "id" = $1 AND "deletedAt" IS NULL${lock}`,
+      values: [id],
+    });
+    if (rows.length === 0) throw notFound();
+    const before = toRecord(c, rows[0]);
+    if (columns.length === 0) return before;
+    const sets = columns.map((col, i) => `"${col}" = $${i + 2}`).join(', ');
+    const updated = await client.query(`UPDATE "${c.table}" SET ${sets}, "updatedAt" = now() WHERE "id" = $1 RETURNING ${c.selectList}`, [id, ...values]);
+    const after = toRecord(c, updated.rows[0]);
+    const diff: Row = {};
+    for (const [key, value] of Object.entries(after)) {
+      if (key !== 'updatedAt' && !isDeepStrictEqual(value, before[key])) diff[key] = { before: before[key], after: value };
+    }
+    await recordEvents(client, c, [{ action: 'updated', recordId: id, before, after, diff, updatedFields: Object.keys(diff) }], actor);
+    return after;
+  });
+  const [shaped] = await shape(c, [record], depth);
+  return { status: 200, body: { data: { [`update${c.pascal}`]: shaped } } };
+}
+
+function valueAt(record: Row, path: string): unknown {
+  const [name, subKey] = path.split('.');
+  const value = record[name];
+  if (subKey === undefined) return value;
+  return isObject(value) ? value[subKey] : undefined;
+}
+
+async function findDuplicates(c: Collection, body: unknown, params: URLSearchParams) {
+  const depth = parseDepth(params.get('depth'), c);
+  if (!isObject(body) || !Array.isArray(body.data) || body.data.length === 0 || body.data.length > BATCH_MAX) {
+    throw badRequest('the baseline takes {"data": [<partial record>, ...]} (1 to 200 records)');
+  }
+  const inputs = body.data as unknown[];
+  const problems = inputs.flatMap((input, i) => validate(c, input, true, `[${i}] `));
+  if (problems.length) throw badRequest(...problems);
+  const results = await Promise.all(
+    inputs.map(async (input) => {
+      const values: unknown[] = [];
+      const branches: string[] = [];
+      for (const criterion of c.duplicateCriteria) {
+        const found = criterion.map(([path]) => valueAt(input as Row, path));
+        if (!found.every((v) => typeof v === 'string' && v.trim().length >= 3)) continue;
+        const parts = criterion.map(([, column], i) => (values.push(found[i]), `lower("${column}") = lower($${values.length})`));
+        branches.push(`(${parts.join(' AND ')})`);
+      }
+      if (branches.length === 0) return { rows: [] as Row[], totalCount: 0 };
+      const rows = await query(
+        `SELECT ${c.selectList}, count(*) OVER () AS "__total" FROM "${c.table}" ` +
+          `WHERE "deletedAt" IS NULL AND (${branches.join(' OR ')}) ORDER BY "id" LIMIT ${MAX_DUPLICATES}`,
+        values,
+      );
+      return { rows, totalCount: rows.length ? Number(rows[0].__total) : 0 };
+    }),
+  );
+  const data = await Promise.all(
+    results.map(async ({ rows, totalCount }) => {
+      const records = await shape(c, rows.map((row) => toRecord(c, row)), depth);
+      return {
+        totalCount,
+        pageInfo: {
+          hasNextPage: totalCount > MAX_DUPLICATES,
+          hasPreviousPage: false,
+          startCursor: records.length ? encodeBaselineCursor(CURSOR_KEY, records[0].id) : null,
+          endCursor: records.length ? encodeBaselineCursor(CURSOR_KEY, records[records.length - 1].id) : null,
+        },
+        companyDuplicates: records,
+        [`${c.singular}Duplicates`]: records,
+      };
+    }),
+  );
+  return { status: 200, body: { data } };
+}
+
+/* ------------------------------------------------------------------ authentication (as src/core/auth/api-key.verifier.ts) */
+
+interface KeyRow {
+  id: string;
+  name: string;
+  tokenHash: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/**
+ * Mirrors the service exactly: SHA-256 of the token looked up by hash (a named prepared
+ * statement, as the service's), compared in constant time, and a verified key trusted for
+ * API_KEY_CACHE_TTL_MS (2000 ms) before it is looked up again, as the service's ApiKeyVerifier
+ * does; revokedAt and expiresAt are checked on every request.
+ */
+const keyCache = new Map<string, { row: KeyRow; until: number }>();
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
+const TOKEN = /^crm_[A-Za-z0-9_-]{43}$/;
+const unauthenticated = (message: string) => new HttpError(401, 'UNAUTHENTICATED', [message]);
+
+async function authenticate(header: string | undefined): Promise<Actor> {
+  if (!header) throw unauthenticated('Missing bearer token: send the header Authorization: Bearer <api key>');
+  const match = BEARER.exec(header);
+  if (!match) throw unauthenticated('Malformed Authorization header: expected Bearer <api key>');
+  if (!TOKEN.test(match[1])) throw unauthenticated('Invalid API key');
+  const hash = createHash('sha256').update(match[1]).digest('hex');
+  const now = Date.now();
+  const cached = keyCache.get(hash);
+  let row = cached && cached.until > now ? cached.row : undefined;
+  if (!row) {
+    const { rows } = await pool.query<KeyRow>({
+      name: 'auth:api-key-by-hash',
+      text: `SELECT "id", "name", "tokenHash", "expiresAt", "revokedAt" FROM "apiKey" WHERE "tokenHash" = $1 AND "deletedAt" IS NULL`,
+      values: [hash],
+    });
+    row = rows[0];
+    if (!row) {
+      keyCache.delete(hash);
+      throw unauthenticated('Invalid API key');
+    }
+    keyCache.set(hash, { row, until: now + API_KEY_CACHE_TTL_MS });
+  }
+  if (!timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'))) throw unauthenticated('Invalid API key');
+  if (row.revokedAt !== null) throw unauthenticated('API key revoked');
+  if (row.expiresAt !== null && Date.parse(iso(row.expiresAt)!) <= Date.now()) throw unauthenticated('API key expired');
+  return { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null };
+}
+
+/* ------------------------------------------------------------------ HTTP */
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) reject(new HttpError(413, 'PayloadTooLargeException', ['request entity too large']));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        reject(badRequest('Malformed JSON body'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+const ONE = /^\/rest\/(people|companies)\/([^/]+)$/;
+const MANY = /^\/rest\/(people|companies)$/;
+const BATCH = /^\/rest\/batch\/(people|companies)$/;
+const DUPLICATES = /^\/rest\/(people|companies)\/duplicates$/;
+
+async function route(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+  const url = new URL(req.url ?? '/', 'http://baseline');
+  const path = url.pathname;
+  if (req.method === 'GET' && path === '/health') return { status: 200, body: { status: 'ok' } };
+  const actor = await authenticate(req.headers.authorization);
+  const params = url.searchParams;
+  let m: RegExpExecArray | null;
+  if (req.method === 'GET' && (m = MANY.exec(path))) {
+    const countNone = /(^|[\s,;])count=none\b/.test(String(req.headers.prefer ?? ''));
+    return findMany(COLLECTIONS[m[1]], params, countNone);
+  }
+  if (req.method === 'POST' && (m = DUPLICATES.exec(path))) return findDuplicates(COLLECTIONS[m[1]], await readBody(req), params);
+  if (req.method === 'GET' && (m = ONE.exec(path))) return findOne(COLLECTIONS[m[1]], m[2], params);
+  if (req.method === 'POST' && (m = MANY.exec(path))) {
+    const c = COLLECTIONS[m[1]];
+    const body = await readBody(req);
+    const problems = validate(c, body, false);
+    if (problems.length) throw badRequest(...problems);
+    const [record] = await createMany(c, [body as Row], params, actor);
+    return { status: 201, body: { data: { [`create${c.pascal}`]: record } } };
+  }
+  if (req.method === 'POST' && (m = BATCH.exec(path))) {
+    const c = COLLECTIONS[m[1]];
+    const body = await readBody(req);
+    if (!Array.isArray(body) || body.length === 0) throw badRequest('body must be a non-empty array');
+    if (body.length > BATCH_MAX) throw badRequest(`Maximum number of records to upsert is ${BATCH_MAX}.`);
+    const problems = body.flatMap((input, i) => validate(c, input, false, `[${i}] `));
+    if (problems.length) throw badRequest(...problems);
+    const records = await createMany(c, body as Row[], params, actor);
+    return { status: 201, body: { data: { [`create${c.pascalPlural}`]: records } } };
+  }
+  if (req.method === 'PATCH' && (m = ONE.exec(path))) {
+    const c = COLLECTIONS[m[1]];
+    const body = await readBody(req);
+    const problems = validate(c, body, true);
+    if (problems.length) throw badRequest(...problems);
+    return updateOne(c, m[2], body as Row, params, actor);
+  }
+  throw notFound(`Cannot ${req.method} ${path}`);
+}
+
+const server = createServer((req, res) => {
+  route(req).then(
+    ({ status, body }) => send(res, status, body),
+    (error: unknown) => {
+      if (error instanceof HttpError) {
+        const headers: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+        send(res, error.status, { statusCode: error.status, error: error.error, messages: error.messages }, headers);
+        return;
+      }
+      const pg = error as { code?: string; message?: string };
+      if (pg.code === '23505') {
+        send(res, 400, { statusCode: 400, error: 'BadRequestException', messages: ['A duplicate entry was detected'] });
+        return;
+      }
+      process.stderr.write(`baseline: ${pg.message ?? String(error)}\n`);
+      send(res, 500, { statusCode: 500, error: 'InternalServerErrorException', messages: ['Internal server error'] });
+    },
+  );
+});
+server.listen(PORT, HOST, () => process.stdout.write(`baseline listening on http://${HOST}:${PORT}\n`));
+
+const stop = () => {
+  setTimeout(() => process.exit(0), 2000).unref();
+  server.close(() => void pool.end().then(() => process.exit(0)));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

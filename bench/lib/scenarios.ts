@@ -1,0 +1,212 @@
+import { CITIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES } from './seed-data';
+
+/** Who answers: one of the service's HTTP adapters, or the baseline server. */
+export type TargetKind = 'service' | 'baseline';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Data the scenarios draw their requests from, prepared once before the runs. */
+export interface ScenarioData {
+  /** Seeded people (ids for get one, names and emails for duplicates). */
+  people: { id: string; firstName: string; lastName: string; email: string }[];
+  /** Seeded company ids (updates, companyId of created people). */
+  companyIds: string[];
+  /** Keyset cursors ~1000 pages deep into companies (limit 60), for each kind of target. */
+  deepCursors: Record<TargetKind, string[]>;
+  /** Unique per benchmark run: keeps created emails and domains unique across runs. */
+  runTag: string;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Records written per request (create many: 60), for records/s. */
+  recordsPerRequest?: number;
+  /** Writes rows (run after the reads of a round; what they created is removed after each round). */
+  writes?: boolean;
+  /** How the pre-check compares the service's answer with the baseline's: the same JSON, or the same shape (writes). */
+  compare: 'json' | 'shape';
+  /** Top-level keys the comparison ignores (count=none: whether totalCount is there is up to each). */
+  ignoreKeys?: string[];
+  /** The i-th request of a run (`stream` keeps concurrent runs' created values apart). */
+  request(data: ScenarioData, i: number, target: TargetKind, stream: string): HttpRequest;
+}
+
+const EMPLOYEE_THRESHOLDS = [10, 50, 100, 250, 500, 1000];
+/** The 12 most frequent cities of the seed (from 18 % of people down to ~2.7 %). */
+const LIST_CITIES = CITIES.slice(0, 12).map(([city]) => city);
+const q = encodeURIComponent;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const listCompanies = (i: number) =>
+  `/rest/companies?limit=60&depth=0&filter=${q(`employees[gte]:${EMPLOYEE_THRESHOLDS[i % EMPLOYEE_THRESHOLDS.length]}`)}`;
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'get-d0',
+    description: 'GET /rest/people/:id?depth=0 (rotating over 5,000 seeded people)',
+    compare: 'json',
+    request: (d, i) => ({ method: 'GET', path: `/rest/people/${d.people[i % d.people.length].id}?depth=0` }),
+  },
+  {
+    name: 'get-d1',
+    description: 'GET /rest/people/:id?depth=1: the person, its company and its 8 one-to-many relations (9 relation queries)',
+    compare: 'json',
+    request: (d, i) => ({ method: 'GET', path: `/rest/people/${d.people[i % d.people.length].id}?depth=1` }),
+  },
+  {
+    name: 'list-d0',
+    description: 'GET /rest/companies?limit=60&depth=0&filter=employees[gte]:N (N rotating 10..1000; 28-73 % of rows match) with the exact totalCount',
+    compare: 'json',
+    request: (_d, i) => ({ method: 'GET', path: listCompanies(i) }),
+  },
+  {
+    name: 'list-nocount',
+    description: 'list-d0 with the header Prefer: count=none (no count query; the baseline skips it)',
+    compare: 'json',
+    ignoreKeys: ['totalCount'],
+    request: (_d, i) => ({ method: 'GET', path: listCompanies(i), headers: { prefer: 'count=none' } }),
+  },
+  {
+    name: 'list-d1',
+    description: 'GET /rest/people?limit=60&depth=1&filter=city[eq]:"X" (12 cities, 2.7-18 % of rows) with totalCount: 60 people with their company and 8 relations',
+    compare: 'json',
+    request: (_d, i) => ({
+      method: 'GET',
+      path: `/rest/people?limit=60&depth=1&filter=${q(`city[eq]:"${LIST_CITIES[i % LIST_CITIES.length]}"`)}`,
+    }),
+  },
+  {
+    name: 'list-deep',
+    description: 'GET /rest/companies?limit=60&depth=0&starting_after=<cursor ~page 1000> (20 cursors) with the exact totalCount of all companies',
+    compare: 'json',
+    request: (d, i, target) => {
+      const cursors = d.deepCursors[target];
+      return { method: 'GET', path: `/rest/companies?limit=60&depth=0&starting_after=${q(cursors[i % cursors.length])}` };
+    },
+  },
+  {
+    name: 'duplicates',
+    description: 'POST /rest/people/duplicates?depth=0 with 1 record (name + email of a seeded person: ~10 matches by name)',
+    compare: 'json',
+    request: (d, i) => {
+      const p = d.people[(i * 31) % d.people.length];
+      const body = { data: [{ name: { firstName: p.firstName, lastName: p.lastName }, emails: { primaryEmail: p.email } }] };
+      return { method: 'POST', path: '/rest/people/duplicates?depth=0', headers: JSON_HEADERS, body: JSON.stringify(body) };
+    },
+  },
+
+  {
+    name: 'create-one',
+    description: 'POST /rest/people?depth=0: one person (unique email) + auditLog, webhook outbox and timeline rows, one transaction',
+    compare: 'shape',
+    recordsPerRequest: 1,
+    writes: true,
+    request: (d, i, _t, stream) => {
+      const first = FIRST_NAMES[i % FIRST_NAMES.length];
+      const last = LAST_NAMES[(i * 7) % LAST_NAMES.length];
+      const [city, country, calling] = CITIES[i % CITIES.length];
+      const body = {
+        name: { firstName: first, lastName: last },
+        emails: { primaryEmail: `${first}.${last}.${d.runTag}.${stream}.${i}@bench-run.example`.toLowerCase() },
+        jobTitle: JOB_TITLES[i % JOB_TITLES.length],
+        city,
+        phones: { primaryPhoneNumber: String(600_000_000 + i), primaryPhoneCountryCode: country, primaryPhoneCallingCode: calling },
+        linkedinLink: { primaryLinkUrl: `https://www.linkedin.com/in/${d.runTag}-${stream}-${i}` },
+        companyId: d.companyIds[i % d.companyIds.length],
+      };
+      return { method: 'POST', path: '/rest/people?depth=0', headers: JSON_HEADERS, body: JSON.stringify(body) };
+    },
+  },
+  {
+    name: 'create-many',
+    description: 'POST /rest/batch/companies?depth=0 with 60 companies (unique domains): 60 rows + 60 audit + 60 timeline rows, one transaction',
+    compare: 'shape',
+    recordsPerRequest: 60,
+    writes: true,
+    request: (d, i, _t, stream) => {
+      const records = Array.from({ length: 60 }, (_, k) => {
+        const n = i * 60 + k;
+        const [city, country] = CITIES[n % CITIES.length];
+        return {
+          name: `Bench ${LAST_NAMES[n % LAST_NAMES.length]} ${n}`,
+          domainName: { primaryLinkUrl: `https://bench-${d.runTag}-${stream}-${n}.example` },
+          employees: 1 + (n % 5000),
+          address: { addressCity: city, addressCountry: country },
+          annualRecurringRevenue: { amountMicros: (1 + (n % 900)) * 1_000_000_000, currencyCode: 'USD' },
+          idealCustomerProfile: n % 10 === 0,
+        };
+      });
+      return { method: 'POST', path: '/rest/batch/companies?depth=0', headers: JSON_HEADERS, body: JSON.stringify(records) };
+    },
+  },
+  {
+    name: 'update-one',
+    description: 'PATCH /rest/companies/:id?depth=0 {name, employees} (rotating over 5,000 companies): row lock, update, audit with diff, timeline',
+    compare: 'shape',
+    recordsPerRequest: 1,
+    writes: true,
+    request: (d, i, _t, stream) => ({
+      method: 'PATCH',
+      path: `/rest/companies/${d.companyIds[(i * 13) % d.companyIds.length]}?depth=0`,
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ name: `Company ${d.runTag}-${stream}-${i}`, employees: 1 + (i % 20_000) }),
+    }),
+  },
+];
+
+export function selectScenarios(names: string[] | undefined): Scenario[] {
+  if (!names || names.length === 0) return SCENARIOS;
+  const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  return SCENARIOS.filter((s) => names.includes(s.name));
+}
+
+/* ------------------------------------------------------------------ pre-check comparison */
+
+const CURSOR_KEYS = new Set(['startCursor', 'endCursor']);
+
+/** The JSON with cursors masked (each side signs its own) and, for `shape`, every leaf replaced by its type. */
+function normalize(value: unknown, mode: 'json' | 'shape', key?: string): unknown {
+  if (key && CURSOR_KEYS.has(key)) return value === null ? null : '<cursor>';
+  if (Array.isArray(value)) {
+    const items = value.map((v) => normalize(v, mode));
+    return mode === 'shape' ? items.slice(0, 1) : items;
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = normalize((value as Record<string, unknown>)[k], mode, k);
+    return out;
+  }
+  if (mode === 'shape') return value === null ? 'null' : typeof value;
+  return value;
+}
+
+/** The first path where two answers differ, or undefined when they agree. */
+export function firstDifference(service: unknown, baseline: unknown, mode: 'json' | 'shape', ignoreKeys: string[] = []): string | undefined {
+  const strip = (v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const copy = { ...(v as Record<string, unknown>) };
+    for (const k of ignoreKeys) delete copy[k];
+    return copy;
+  };
+  const walk = (a: unknown, b: unknown, path: string): string | undefined => {
+    if (a === b) return undefined;
+    if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') {
+      return `${path || '(root)'}: service ${JSON.stringify(a)?.slice(0, 120)} vs baseline ${JSON.stringify(b)?.slice(0, 120)}`;
+    }
+    if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
+    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+    for (const k of keys) {
+      const d = walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`);
+      if (d) return d;
+    }
+    return undefined;
+  };
+  return walk(normalize(strip(service), mode), normalize(strip(baseline), mode), '');
+}
