@@ -5,6 +5,25 @@ type Req = { url: string; headers: Record<string, string | string[] | undefined>
 type Res = { setHeader(name: string, value: string): void };
 type Next = (error?: unknown) => void;
 
+/** A connect-style middleware, as both adapters run them. */
+export type Middleware = (req: any, res: any, next: Next) => void;
+
+/**
+ * Runs middlewares one after the other as one: every middleware registered with the adapter is a
+ * router step (Express) or a middie step (Fastify) on every request, so the first steps of a
+ * request are registered once.
+ */
+export function inSequence(steps: Middleware[]): Middleware {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined || i === steps.length) return next(error);
+      steps[i++](req, res, step);
+    };
+    step();
+  };
+}
+
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every response carries X-Request-Id: the client's when well-formed, else a new UUID. */
