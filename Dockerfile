@@ -11,7 +11,8 @@ RUN npm run build && npm prune --omit=dev
 # Run: non-root, migrations first, then the server. Without DATABASE_URL the embedded
 # database lives in /data (mount a volume); with it, set ENCRYPTION_KEY too.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data MIGRATIONS_RUN=false
+# SIGTERM drains in-flight requests; 8 s keeps the drain inside `docker stop`'s default 10 s grace
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data MIGRATIONS_RUN=false SHUTDOWN_TIMEOUT_MS=8000
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
