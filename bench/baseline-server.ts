@@ -612,7 +612,7 @@ function parseDepth(raw: string | null, c: Collection): 0 | 1 {
   return depth as 0 | 1;
 }
 
-async function shape(c: Collection, records: Row[], depth: 0 | 1): Promise<Row[]> {
+async function shape(records: Row[], depth: 0 | 1): Promise<Row[]> {
   if (depth === 1) await attachPersonRelations(records);
   return records;
 }
@@ -629,7 +629,7 @@ async function findOne(c: Collection, id: string, params: URLSearchParams) {
     values: [id],
   });
   if (rows.length === 0) throw notFound();
-  const [record] = await shape(c, [toRecord(c, rows[0])], depth);
+  const [record] = await shape([toRecord(c, rows[0])], depth);
   return { status: 200, body: { data: { [c.singular]: record } } };
 }
 
@@ -670,7 +670,7 @@ async function findMany(c: Collection, params: URLSearchParams, countNone: boole
     countNone ? undefined : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
   ]);
   const page = rows.slice(0, limit);
-  const records = await shape(c, page.map((row) => toRecord(c, row)), depth);
+  const records = await shape(page.map((row) => toRecord(c, row)), depth);
   const pageInfo = {
     hasNextPage: rows.length > limit,
     hasPreviousPage: after !== null,
@@ -696,7 +696,7 @@ async function createMany(c: Collection, inputs: Row[], params: URLSearchParams,
     await recordEvents(client, c, created.map((after) => ({ action: 'created', recordId: after.id, after })), actor);
     return created;
   });
-  return shape(c, records, depth);
+  return shape(records, depth);
 }
 
 async function updateOne(c: Collection, id: string, input: Row, params: URLSearchParams, actor: Actor) {
@@ -723,7 +723,7 @@ async function updateOne(c: Collection, id: string, input: Row, params: URLSearc
     await recordEvents(client, c, [{ action: 'updated', recordId: id, before, after, diff, updatedFields: Object.keys(diff) }], actor);
     return after;
   });
-  const [shaped] = await shape(c, [record], depth);
+  const [shaped] = await shape([record], depth);
   return { status: 200, body: { data: { [`update${c.pascal}`]: shaped } } };
 }
 
@@ -763,7 +763,7 @@ async function findDuplicates(c: Collection, body: unknown, params: URLSearchPar
   );
   const data = await Promise.all(
     results.map(async ({ rows, totalCount }) => {
-      const records = await shape(c, rows.map((row) => toRecord(c, row)), depth);
+      const records = await shape(rows.map((row) => toRecord(c, row)), depth);
       return {
         totalCount,
         pageInfo: {

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { createApp } from '../../src/app.factory';
 import { createApiKey } from '../../src/core/auth/first-api-key';
 import { CrudService } from '../../src/core/crud/crud.service';
+import { IdempotencyStore } from '../../src/core/idempotency/idempotency.store';
 import { Http } from '../support/http';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
@@ -110,6 +111,17 @@ describe('idempotent creates', () => {
     const replay = await t.http.post('/companies', { name: 'Idem New' }, { headers: { 'idempotency-key': k } });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(fresh.text);
+  });
+
+  it('purges keys older than 24 hours and keeps the others', async () => {
+    const [old, recent] = [key(), key()];
+    for (const k of [old, recent]) {
+      expect((await t.http.post('/companies', { name: `Idem Purge ${k}` }, { headers: { 'idempotency-key': k } })).status).toBe(201);
+    }
+    await t.db.query(`UPDATE "idempotencyKey" SET "createdAt" = now() - interval '25 hours' WHERE "key" = $1`, [old]);
+    expect(await t.app.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await count('idempotencyKey', '"key" = $1', [old])).toBe(0);
+    expect(await count('idempotencyKey', '"key" = $1', [recent])).toBe(1);
   });
 
   it('refuses a malformed key with 400 and writes nothing', async () => {

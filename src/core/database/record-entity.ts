@@ -62,7 +62,7 @@ function columnOptions(col: StorageColumn): ColumnOptions {
 }
 
 /** SQL expression of a tsvector over text columns, immutable so it can be a generated column. */
-function searchVectorExpression(table: string, paths: string[], fields: Function): string {
+function searchVectorExpression(paths: string[], fields: Function): string {
   const columns = getFieldDefinitions(fields).flatMap((f) => storageColumnsOf(f));
   const parts = paths.map((path) => {
     const column = path.replace(/\.(\w)/, (_, c: string) => c.toUpperCase());
@@ -131,7 +131,7 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
         type: 'tsvector',
         nullable: true,
         generatedType: 'STORED',
-        asExpression: searchVectorExpression(options.table, options.searchVector, options.fields),
+        asExpression: searchVectorExpression(options.searchVector, options.fields),
         insert: false,
         update: false,
         select: false,
