@@ -4,6 +4,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import { FIELD_CONSTRAINT } from '../fields/define-field';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { checkJsonSafety } from './json-safety';
+import { compileRecordValidator, CompiledRecordValidator, copyJson } from './compiled-validator';
 
 /** Fields the server owns: sending them is an error with a clear message. */
 const SERVER_OWNED = new Set(['createdAt', 'updatedAt', 'deletedAt', 'searchVector']);
@@ -18,7 +19,7 @@ export function formatValidationErrors(errors: ValidationError[], prefix = ''): 
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     const constraints = error.constraints ?? {};
     if (constraints.whitelistValidation) {
-      messages.push(!prefix && SERVER_OWNED.has(error.property) ? `${path} is read-only` : `property ${path} should not exist`);
+      messages.push(unknownPropertyMessage(path, !prefix));
       continue;
     }
     if (constraints[FIELD_CONSTRAINT]) {
@@ -41,30 +42,81 @@ const VALIDATOR_OPTIONS = {
   validationError: { target: false, value: false },
 } as const;
 
-/**
- * Validates one record body against a DTO class (bound as a value, never a generic type).
- * With `allowId`, an optional client-chosen `id` (a UUID) is accepted beside the fields.
- * Returns the messages of every problem, or the validated values.
- */
-export function validateRecord(
-  dto: Type<object>,
+export type RecordValidation = { ok: true; value: Record<string, unknown> } | { ok: false; messages: string[] };
+
+/** The message for a property no field declares. */
+function unknownPropertyMessage(path: string, topLevel: boolean): string {
+  return topLevel && SERVER_OWNED.has(path) ? `${path} is read-only` : `property ${path} should not exist`;
+}
+
+/** Shape and id checks every record body goes through first; returns the fields without `id`. */
+function precheck(
   body: unknown,
   allowId: boolean,
-  maxDepth?: number,
-): { ok: true; value: Record<string, unknown> } | { ok: false; messages: string[] } {
-  if (!isPlainObject(body)) return { ok: false, messages: ['Body must be a JSON object'] };
+  maxDepth: number | undefined,
+  messages: string[],
+): { fields: Record<string, unknown>; id: unknown } | undefined {
+  if (!isPlainObject(body)) {
+    messages.push('Body must be a JSON object');
+    return undefined;
+  }
   const unsafe = checkJsonSafety(body, maxDepth);
-  if (unsafe) return { ok: false, messages: [unsafe] };
+  if (unsafe) {
+    messages.push(unsafe);
+    return undefined;
+  }
   const { id, ...fields } = body;
-  const messages: string[] = [];
   if (id !== undefined && (!allowId || !isUuid(id))) {
     messages.push(allowId ? `'${String(id)}' is not a valid UUID (id)` : 'id is read-only');
   }
-  const instance = plainToInstance(dto, fields);
+  return { fields, id };
+}
+
+/**
+ * The reference validation: class-transformer builds the DTO instance and class-validator runs
+ * its decorators. Used for DTOs the compiled validator does not cover, and by the test that
+ * proves both give the same answers.
+ */
+export function validateRecordWithClassValidator(dto: Type<object>, body: unknown, allowId: boolean, maxDepth?: number): RecordValidation {
+  const messages: string[] = [];
+  const checked = precheck(body, allowId, maxDepth, messages);
+  if (!checked) return { ok: false, messages };
+  const instance = plainToInstance(dto, checked.fields);
   messages.push(...formatValidationErrors(validateSync(instance, VALIDATOR_OPTIONS)));
   if (messages.length) return { ok: false, messages };
   const value = { ...(instance as Record<string, unknown>) };
-  if (id !== undefined) value.id = id;
+  if (checked.id !== undefined) value.id = checked.id;
+  return { ok: true, value };
+}
+
+const validators = new Map<Function, CompiledRecordValidator | null>();
+
+/** The compiled validator of a DTO (built on first use), or null when it keeps class-validator. */
+export function compiledValidatorOf(dto: Function): CompiledRecordValidator | null {
+  let validator = validators.get(dto);
+  if (validator === undefined) {
+    validator = compileRecordValidator(dto) ?? null;
+    validators.set(dto, validator);
+  }
+  return validator;
+}
+
+/**
+ * Validates one record body against a DTO class (bound as a value, never a generic type).
+ * With `allowId`, an optional client-chosen `id` (a UUID) is accepted beside the fields.
+ * Returns the messages of every problem, or the validated values (a copy of the body).
+ */
+export function validateRecord(dto: Type<object>, body: unknown, allowId: boolean, maxDepth?: number): RecordValidation {
+  const validator = compiledValidatorOf(dto);
+  if (!validator) return validateRecordWithClassValidator(dto, body, allowId, maxDepth);
+  const messages: string[] = [];
+  const checked = precheck(body, allowId, maxDepth, messages);
+  if (!checked) return { ok: false, messages };
+  validator.check(checked.fields, messages, unknownPropertyMessage);
+  if (messages.length) return { ok: false, messages };
+  // bodies passed checkJsonSafety: no __proto__ key reaches the copy
+  const value = copyJson(checked.fields) as Record<string, unknown>;
+  if (checked.id !== undefined) value.id = checked.id;
   return { ok: true, value };
 }
 

@@ -65,6 +65,8 @@ export function defineField(field: DeclaredField): PropertyDecorator {
     (target) => registerField(target, field),
     ValidateBy({
       name: FIELD_CONSTRAINT,
+      // the definition rides in the metadata, where the compiled validator reads it
+      constraints: [field],
       validator: {
         validate: (value) => checkFieldValue(field, value) === null,
         defaultMessage: (args) => checkFieldValue(field, args?.value) ?? '{path} is invalid',
