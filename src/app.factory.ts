@@ -10,7 +10,7 @@ import { AppConfig, loadConfig } from './core/config/app-config';
 import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { setupOpenApi } from './core/openapi/openapi.module';
-import { inSequence, maxUrlLength, requestId, requireJsonBody } from './core/security/request-hardening';
+import { inSequence, maxUrlLength, precomputedHeaders, requestId, requireJsonBody } from './core/security/request-hardening';
 
 export interface CreateAppOptions {
   /** Environment to read the configuration from (default: process.env). */
@@ -86,7 +86,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
     app = express;
   }
   app.useLogger(quietStartup(app.get(PinoNestLogger)));
-  app.use(inSequence([requestId, logging.httpLogger, maxUrlLength(config.maxUrlLength), requireJsonBody, helmet()]));
+  app.use(inSequence([requestId, logging.httpLogger, maxUrlLength(config.maxUrlLength), requireJsonBody, precomputedHeaders(helmet())]));
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
