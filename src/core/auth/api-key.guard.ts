@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { UnauthenticatedException } from '../errors/error-names';
+import { RateLimiter } from '../security/rate-limiter';
 import { ApiKeyVerifier } from './api-key.verifier';
 import { IS_PUBLIC } from './public.decorator';
 import { ACTOR_PROPERTY } from './request-actor.decorator';
@@ -9,7 +10,8 @@ const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
 /**
  * The global guard: every route needs `Authorization: Bearer <api key>` unless marked @Public().
- * Tokens are read from that header only, never from the query string or a cookie.
+ * Tokens are read from that header only, never from the query string or a cookie. A request with
+ * a valid key then counts against that key's rate limits (429 over them).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -18,6 +20,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly verifier: ApiKeyVerifier,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -38,9 +41,11 @@ export class ApiKeyGuard implements CanActivate {
     if (!match) fail('Malformed Authorization header: expected Bearer <api key>');
     const result = await this.verifier.verify(match![1]);
     if (!result.ok) fail(result.reason);
-    request[ACTOR_PROPERTY] = (result as { actor: unknown }).actor;
+    const actor = (result as { actor: { apiKeyId: string } }).actor;
+    request[ACTOR_PROPERTY] = actor;
     // Fastify wraps Node's request: the request logger reads the key from the raw one
-    if (request.raw) request.raw[ACTOR_PROPERTY] = request[ACTOR_PROPERTY];
+    if (request.raw) request.raw[ACTOR_PROPERTY] = actor;
+    await this.rateLimiter.consume(actor.apiKeyId, context.switchToHttp().getResponse());
     return true;
   }
 }

@@ -3,12 +3,12 @@ import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key.verifier';
 import { FirstApiKey } from './first-api-key';
-import { RateLimitGuard } from '../security/rate-limit.guard';
+import { RateLimiter } from '../security/rate-limiter';
 
 /** Bearer-token authentication (global guard, deny by default), rate limits per key, first-key bootstrap. */
 @Module({
-  // global guards run in this order: authenticate, then count the request against its key
-  providers: [ApiKeyVerifier, FirstApiKey, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }],
+  // one global guard: authenticate, then count the request against its key
+  providers: [ApiKeyVerifier, FirstApiKey, RateLimiter, { provide: APP_GUARD, useClass: ApiKeyGuard }],
   exports: [ApiKeyVerifier],
 })
 export class AuthModule {}

@@ -1,8 +1,7 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SHARED_REDIS } from '../cache/shared-redis';
 import { TooManyRequestsException } from '../errors/error-names';
@@ -19,9 +18,10 @@ interface Window {
  * insurance limiter takes over while Redis is unreachable); without it, in memory.
  * Every authenticated response carries RateLimit-Limit / -Remaining / -Reset for the tightest
  * window; over a limit: 429 TooManyRequestsException with Retry-After.
+ * Called by the global ApiKeyGuard once the key is known (one guard per request, not two).
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
+export class RateLimiter {
   private readonly windows: Window[];
 
   constructor(
@@ -45,13 +45,11 @@ export class RateLimitGuard implements CanActivate {
     ];
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const http = context.switchToHttp();
-    const actor = http.getRequest()[ACTOR_PROPERTY] as { apiKeyId: string } | undefined;
-    if (!actor) return true; // public routes (documents, health) carry no key
+  /** Counts one request of `apiKeyId`, sets the RateLimit headers on `response`; throws 429 over a limit. */
+  async consume(apiKeyId: string, response: unknown): Promise<void> {
     const outcomes = await Promise.all(
       this.windows.map((window) =>
-        window.limiter.consume(actor.apiKeyId || 'system').then(
+        window.limiter.consume(apiKeyId || 'system').then(
           (res) => ({ window, res, limited: false }),
           (res: unknown) => {
             if (res instanceof RateLimiterRes) return { window, res, limited: true };
@@ -63,7 +61,6 @@ export class RateLimitGuard implements CanActivate {
     const limited = outcomes.find((o) => o.limited);
     const tightest = limited ?? outcomes.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
     const { httpAdapter } = this.adapterHost;
-    const response = http.getResponse();
     const resetSeconds = Math.max(1, Math.ceil(tightest.res.msBeforeNext / 1000));
     httpAdapter.setHeader(response, 'RateLimit-Limit', String(tightest.window.points));
     httpAdapter.setHeader(response, 'RateLimit-Remaining', String(Math.max(0, tightest.res.remainingPoints)));
@@ -74,6 +71,5 @@ export class RateLimitGuard implements CanActivate {
         resetSeconds,
       );
     }
-    return true;
   }
 }
