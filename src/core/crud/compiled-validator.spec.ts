@@ -1,4 +1,6 @@
+import { IsEmail } from 'class-validator';
 import { COLLECTION_DEFINITIONS } from '../../collections';
+import { TextField } from '../fields';
 import { DeclaredField } from '../fields/define-field';
 import { FieldDefinition, getFieldDefinitions, isComposite } from '../fields/field-definition';
 import { compiledValidatorOf, validateRecord, validateRecordWithClassValidator } from './record-body';
@@ -141,6 +143,19 @@ describe('compiled record validator', () => {
     expect(validateRecord(dto, input, true)).toEqual({
       ok: false,
       messages: ['property toString should not exist', 'property hasOwnProperty should not exist'],
+    });
+  });
+
+  it('leaves a DTO with a plain class-validator decorator to class-validator', () => {
+    class Contact {
+      @TextField() name?: string;
+      @IsEmail() email?: string;
+    }
+    expect(compiledValidatorOf(Contact)).toBeNull();
+    expect(validateRecord(Contact, { name: 'Ada', email: 'nope' }, false)).toEqual({ ok: false, messages: ['email must be an email'] });
+    expect(validateRecord(Contact, { name: 'Ada', email: 'ada@example.com' }, false)).toEqual({
+      ok: true,
+      value: { name: 'Ada', email: 'ada@example.com' },
     });
   });
 
