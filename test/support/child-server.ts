@@ -207,14 +207,4 @@ export async function createApiKeyWithCli(databaseUrl: string, name = 'reliabili
   return token;
 }
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed with its printed seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from './seeded-random';

@@ -3,7 +3,9 @@ import { COLLECTION_DEFINITIONS } from '../../collections';
 import { TextField } from '../fields';
 import { DeclaredField } from '../fields/define-field';
 import { FieldDefinition, getFieldDefinitions, isComposite } from '../fields/field-definition';
-import { compiledValidatorOf, validateRecord, validateRecordWithClassValidator } from './record-body';
+import { seededRandom } from '../../../test/support/seeded-random';
+import { compiledValidatorOf } from './compiled-validator';
+import { validateRecord, validateRecordWithClassValidator } from './record-body';
 
 /**
  * The compiled validator must answer exactly what class-validator + class-transformer answer:
@@ -13,16 +15,8 @@ import { compiledValidatorOf, validateRecord, validateRecordWithClassValidator }
  * properties, unknown composite sub-properties, ids good and bad.
  */
 
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const random = prng(Number(process.env.VALIDATOR_SEED ?? 20261122));
+const random = seededRandom(Number(process.env.VALIDATOR_SEED ?? 20261122));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const chance = (p: number) => random() < p;
 const uuid = () => '0190b3f4-1c2d-4e5f-8a9b-' + Math.floor(random() * 1e12).toString(16).padStart(12, '0');

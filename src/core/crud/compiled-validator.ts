@@ -14,7 +14,7 @@ import { checkFieldValue, isPlainObject } from '../fields/field-rules';
  * Only the decorators the field model produces are compiled: the field rule (`crmField`, one per
  * property), nested composites (`@ValidateNested` + the composite class) and conditions
  * (`@ValidateIf`, as PartialType adds). A DTO with any other decorator is not compiled
- * (`compileRecordValidator` returns undefined) and keeps the class-validator path.
+ * (`compiledValidatorOf` returns null) and keeps the class-validator path.
  */
 
 /** One validated property of a class. */
@@ -108,11 +108,20 @@ function checkObject(
   }
 }
 
-/** The compiled validator of a DTO class, or undefined when it uses decorators this does not compile. */
-export function compileRecordValidator(dto: Function): CompiledRecordValidator | undefined {
-  const node = compileClass(dto, new Set());
-  if (!node) return undefined;
-  return { check: (body, messages, unknownProperty) => checkObject(node, body, '', messages, unknownProperty) };
+const validators = new Map<Function, CompiledRecordValidator | null>();
+
+/**
+ * The compiled validator of a DTO class (built on first use, then reused), or null when the
+ * class uses decorators this does not compile and keeps class-validator.
+ */
+export function compiledValidatorOf(dto: Function): CompiledRecordValidator | null {
+  let validator = validators.get(dto);
+  if (validator === undefined) {
+    const node = compileClass(dto, new Set());
+    validator = node ? { check: (body, messages, unknownProperty) => checkObject(node, body, '', messages, unknownProperty) } : null;
+    validators.set(dto, validator);
+  }
+  return validator;
 }
 
 /** A copy of a JSON value (what class-transformer hands over: new objects and arrays, same values). */

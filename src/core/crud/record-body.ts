@@ -4,7 +4,7 @@ import { validateSync, ValidationError } from 'class-validator';
 import { FIELD_CONSTRAINT } from '../fields/define-field';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { checkJsonSafety } from './json-safety';
-import { compileRecordValidator, CompiledRecordValidator, copyJson } from './compiled-validator';
+import { compiledValidatorOf, copyJson } from './compiled-validator';
 
 /** Fields the server owns: sending them is an error with a clear message. */
 const SERVER_OWNED = new Set(['createdAt', 'updatedAt', 'deletedAt', 'searchVector']);
@@ -87,18 +87,6 @@ export function validateRecordWithClassValidator(dto: Type<object>, body: unknow
   const value = { ...(instance as Record<string, unknown>) };
   if (checked.id !== undefined) value.id = checked.id;
   return { ok: true, value };
-}
-
-const validators = new Map<Function, CompiledRecordValidator | null>();
-
-/** The compiled validator of a DTO (built on first use), or null when it keeps class-validator. */
-export function compiledValidatorOf(dto: Function): CompiledRecordValidator | null {
-  let validator = validators.get(dto);
-  if (validator === undefined) {
-    validator = compileRecordValidator(dto) ?? null;
-    validators.set(dto, validator);
-  }
-  return validator;
 }
 
 /**
