@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { AppConfig, loadConfig } from './core/config/app-config';
 import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
+import { useJsonBodies } from './core/http/json-body';
 import { setupOpenApi } from './core/openapi/openapi.module';
 import { inSequence, maxUrlLength, precomputedHeaders, requestId, requireJsonBody } from './core/security/request-hardening';
 
@@ -59,24 +60,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
         reply.code(400).send(envelope);
       }) as never,
     });
-    const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
-    // JSON bodies (application/json and application/*+json) parsed as Express does: JSON.parse,
-    // top-level primitives allowed, `__proto__` kept as a plain key for the body checks to refuse
-    // with a clear message, an empty body read as {}.
-    const instance = fastify.getHttpAdapter().getInstance();
-    instance.removeContentTypeParser('application/json');
-    const parseJson = (_request: unknown, text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
-      const source = text.toString();
-      if (source.trim() === '') return done(null, {});
-      try {
-        done(null, JSON.parse(source));
-      } catch {
-        done(Object.assign(new Error('Body is not valid JSON'), { type: 'entity.parse.failed', statusCode: 400 }));
-      }
-    };
-    instance.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-    instance.addContentTypeParser(/^application\/[\w.+-]+\+json/i, { parseAs: 'string' }, parseJson);
-    app = fastify;
+    app = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   } else {
     const express = await NestFactory.create<NestExpressApplication>(module, nestOptions);
     express.disable('x-powered-by');
@@ -93,10 +77,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
       exposedHeaders: ['X-Request-Id', 'ETag', 'Idempotent-Replayed', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
     });
   }
-  if (config.httpAdapter === 'express') {
-    // not strict: a top-level primitive reaches the body pipes, which explain what is expected
-    (app as NestExpressApplication).useBodyParser('json', { limit: config.bodyLimitBytes, strict: false });
-  }
+  useJsonBodies(app, config.httpAdapter, config.bodyLimitBytes);
   app.setGlobalPrefix('rest');
   setupOpenApi(app);
   return { app, config };

@@ -21,7 +21,9 @@ const weird = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
-const scalar = fc.oneof(weird, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER));
+/** UUIDs in either case (upper-case hex is a valid UUID), for ids and join columns. */
+const anyCaseUuid = fc.boolean().map((upper) => (upper ? randomUUID().toUpperCase() : randomUUID()));
+const scalar = fc.oneof(weird, anyCaseUuid, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER));
 const jsonValue = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -38,9 +40,11 @@ const query = fc.dictionary(
   { maxKeys: 3 },
 );
 const collection = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PLURALS) }, { weight: 1, arbitrary: weird.map(encodeURIComponent) });
-const id = fc.oneof(fc.constant('').map(() => randomUUID()), weird.map(encodeURIComponent), fc.constant('__existing__'));
+const id = fc.oneof(anyCaseUuid, weird.map(encodeURIComponent), fc.constantFrom('__existing__', '__EXISTING__'));
+/** Bodies that are no JSON value at all, or `null`: a write must refuse them (never 2xx). */
+const noRecord = fc.constantFrom('null', '', ' ', '\n');
 
-type Request = { method: string; path: string; body?: unknown; raw?: string };
+type Request = { method: string; path: string; body?: unknown; raw?: string; mustFail?: boolean };
 const request: fc.Arbitrary<Request> = fc.oneof(
   fc.record({ method: fc.constant('GET'), path: fc.tuple(collection, query).map(([c, q]) => `/${c}?${new URLSearchParams(q as Record<string, string>)}`) }),
   fc.record({ method: fc.constant('GET'), path: fc.tuple(collection, id).map(([c, i]) => `/${c}/${i}`) }),
@@ -52,6 +56,13 @@ const request: fc.Arbitrary<Request> = fc.oneof(
   fc.record({ method: fc.constant('DELETE'), path: fc.tuple(collection, fc.constant('').map(() => randomUUID()), query).map(([c, i, q]) => `/${c}/${i}?${new URLSearchParams(q as Record<string, string>)}`) }),
   fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), path: fc.array(weird.map(encodeURIComponent), { maxLength: 5 }).map((s) => `/${s.join('/')}`) }),
   fc.record({ method: fc.constant('POST'), path: collection.map((c) => `/${c}`), raw: fc.string({ maxLength: 40 }) }),
+  fc.record({
+    method: fc.constant('POST'),
+    path: fc.tuple(fc.constantFrom(...PLURALS), fc.constantFrom('/{c}', '/batch/{c}', '/{c}/duplicates')).map(([c, p]) => p.replace('{c}', c)),
+    raw: noRecord,
+    mustFail: fc.constant(true),
+  }),
+  fc.record({ method: fc.constant('PATCH'), path: fc.tuple(fc.constantFrom(...PLURALS), id).map(([c, i]) => `/${c}/${i}`), raw: noRecord, mustFail: fc.constant(true) }),
 );
 
 describe('fuzz: random requests against every route kind', () => {
@@ -79,7 +90,7 @@ describe('fuzz: random requests against every route kind', () => {
     let sent = 0;
     await fc.assert(
       fc.asyncProperty(request, async (req) => {
-        const path = req.path.replace('__existing__', existing);
+        const path = req.path.replace('__existing__', existing).replace('__EXISTING__', existing.toUpperCase());
         let res: HttpResponse;
         try {
           res =
@@ -92,6 +103,7 @@ describe('fuzz: random requests against every route kind', () => {
           return;
         }
         sent += 1;
+        if (req.mustFail && res.status < 400) violations.push(`${req.method} ${path} with body '${req.raw}' -> ${res.status}`);
         if (res.status >= 500) violations.push(`${req.method} ${path} -> ${res.status} ${res.text.slice(0, 200)}`);
         if (res.status >= 400) {
           const ok =

@@ -18,13 +18,13 @@ export class UuidParamPipe implements PipeTransform<string, string> {
  * The body pipes of one collection, built by the controller factory with the collection's DTO
  * classes bound as values. They are Nest-injectable classes so limits come from configuration.
  */
-/** Pipe of one record body validated against `dto` (an absent body is an empty record). */
+/** Pipe of one record body validated against `dto` (an absent or `null` body is a 400). */
 function singleRecordPipe(dto: Type<object>, allowId: boolean): Type<PipeTransform> {
   @Injectable()
   class SingleRecordBodyPipe implements PipeTransform {
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
     transform(body: unknown) {
-      const result = validateRecord(dto, body ?? {}, allowId, this.config.maxBodyDepth);
+      const result = validateRecord(dto, body, allowId, this.config.maxBodyDepth);
       if (!result.ok) throw badRequest(result.messages);
       return result.value;
     }

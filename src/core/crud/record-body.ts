@@ -69,7 +69,8 @@ function precheck(
   if (id !== undefined && (!allowId || !isUuid(id))) {
     messages.push(allowId ? `'${String(id)}' is not a valid UUID (id)` : 'id is read-only');
   }
-  return { fields, id };
+  // UUIDs are case-insensitive: the canonical (stored and answered) form is lower case
+  return { fields, id: typeof id === 'string' ? id.toLowerCase() : id };
 }
 
 /**

@@ -2,12 +2,22 @@ import { All, BadRequestException, Controller, DynamicModule, Module, NotFoundEx
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CollectionCatalog } from './collection-meta';
 
-/** Longest route of a collection: `/rest/<c>/<id>/restore` (3 segments), `/rest/batch/<c>` (2). */
-const MAX_SEGMENTS = { record: 3, batch: 2 };
+/**
+ * The path shapes a collection answers (segments after `/rest`, `c` the collection, `x` an id or
+ * `duplicates`) and the methods each takes: a path of another shape is a 400 `Query path ...
+ * invalid`; a known shape asked with another method is a 400 naming the methods it takes.
+ */
+const SHAPES: { test: (segments: string[]) => boolean; methods: string }[] = [
+  { test: (s) => s.length === 1, methods: 'GET, POST' },
+  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[1] === 'duplicates', methods: 'POST' },
+  { test: (s) => s.length === 2 && s[0] !== 'batch', methods: 'GET, PATCH, DELETE' },
+  { test: (s) => s.length === 3 && s[2] === 'restore', methods: 'PATCH' },
+  { test: (s) => s.length === 2 && s[0] === 'batch', methods: 'POST' },
+];
 
 /**
  * The catch-all under /rest, registered after every collection: explains what was wrong with
- * a path (unknown collection, singular name, extra segment) instead of a bare 404.
+ * a path (unknown collection, singular name, extra segment, method) instead of a bare 404.
  * The wildcard is spelled per router: Express 5 needs a named one, Fastify's router a bare `*`.
  */
 function unknownRouteController(wildcard: string): Type<object> {
@@ -21,17 +31,16 @@ function unknownRouteController(wildcard: string): Type<object> {
       const path = request.url.split('?')[0];
       const segments = path.split('/').filter(Boolean).slice(1); // drop 'rest'
       const object = segments[0] === 'batch' ? segments[1] : segments[0];
-      if (object !== undefined && !this.catalog.get(object)) {
+      if (object === undefined) throw new NotFoundException(`Cannot ${request.method} ${path}`);
+      if (!this.catalog.get(object)) {
         const plural = this.catalog.pluralOf(object);
         throw new BadRequestException(
           plural ? `object '${object}' not found. Did you mean '${plural}'?` : `object '${object}' not found. eg: companies`,
         );
       }
-      const max = segments[0] === 'batch' ? MAX_SEGMENTS.batch : MAX_SEGMENTS.record;
-      if (object !== undefined && segments.length > max) {
-        throw new BadRequestException(`Query path '${path}' invalid. Valid examples: /rest/${object}/id or /rest/${object}`);
-      }
-      throw new NotFoundException(`Cannot ${request.method} ${path}`);
+      const shape = SHAPES.find((s) => s.test(segments));
+      if (!shape) throw new BadRequestException(`Query path '${path}' invalid. Valid examples: /rest/${object}/id or /rest/${object}`);
+      throw new BadRequestException(`${request.method} is not supported on '${path}'; it accepts ${shape.methods}`);
     }
   }
   return UnknownRouteController;

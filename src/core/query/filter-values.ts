@@ -53,7 +53,7 @@ export function convertFilterValue(ref: ColumnRef, scalar: ScalarValue): unknown
       return text;
     case 'UUID':
       if (!isUuid(text)) throw invalid(ref, text, 'a UUID');
-      return text;
+      return text.toLowerCase();
     case 'SELECT':
     case 'RATING':
     case 'MULTI_SELECT':
