@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
 import { createApp } from '../src/app.factory';
-import { createApiKey } from '../src/core/auth/first-api-key';
-import { CrudService } from '../src/core/crud/crud.service';
+import { createApiKey } from '../src/collections/api-keys/first-api-key';
+import { CrudService } from '../src/core/records/crud.service';
 import { encodeCursor } from '../src/core/query/cursor';
 import { KeyRing } from '../src/core/security/keys';
 

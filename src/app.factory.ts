@@ -11,7 +11,7 @@ import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { useJsonBodies } from './core/http/json-body';
 import { setupOpenApi } from './core/openapi/openapi.module';
-import { inSequence, maxUrlLength, precomputedHeaders, requestId, requireJsonBody } from './core/security/request-hardening';
+import { inSequence, maxUrlLength, precomputedHeaders, requestId, requireJsonBody } from './core/http/request-hardening';
 
 export interface CreateAppOptions {
   /** Environment to read the configuration from (default: process.env). */

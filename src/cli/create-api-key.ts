@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AppModule } from '../app.module';
-import { createApiKey } from '../core/auth/first-api-key';
+import { createApiKey } from '../collections/api-keys/first-api-key';
 import { loadConfig } from '../core/config/app-config';
-import { CrudService } from '../core/crud/crud.service';
+import { CrudService } from '../core/records/crud.service';
 
 /**
  * npm run apikey:create -- --name NAME [--days N]

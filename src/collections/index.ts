@@ -1,7 +1,7 @@
 import { IdempotencyKeyEntity } from '../core/idempotency/idempotency-key.entity';
 import { Type } from '@nestjs/common';
-import { CollectionDefinition } from '../core/crud/collection-definition';
-import { WebhookDeliveryEntity } from '../core/events/webhook-delivery.entity';
+import { CollectionDefinition } from '../core/model/collection-definition';
+import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { apiKeys } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { attachments } from './attachments/attachment.entity';

@@ -1,6 +1,6 @@
 import { ALL_COLLECTIONS, createRecord, validPayload, validValue } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
-import { CollectionMeta } from '../../src/core/crud/collection-meta';
+import { CollectionMeta } from '../../src/core/model/collection-meta';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { createApp } from '../../src/app.factory';
-import { createApiKey } from '../../src/core/auth/first-api-key';
-import { CrudService } from '../../src/core/crud/crud.service';
+import { createApiKey } from '../../src/collections/api-keys/first-api-key';
+import { CrudService } from '../../src/core/records/crud.service';
 import { IdempotencyStore } from '../../src/core/idempotency/idempotency.store';
 import { Http } from '../support/http';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';

@@ -1,4 +1,4 @@
-import { CollectionMeta } from '../../src/core/crud/collection-meta';
+import { CollectionMeta } from '../../src/core/model/collection-meta';
 import {
   ALL_COLLECTIONS,
   createRecord,

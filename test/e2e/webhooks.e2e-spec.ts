@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
-import { signWebhook } from '../../src/core/events/webhook-dispatcher';
+import { signWebhook } from '../../src/collections/webhooks/webhook-dispatcher';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { COLLECTION_DEFINITIONS } from '../../src/collections';
-import { CollectionCatalog, CollectionMeta } from '../../src/core/crud/collection-meta';
+import { CollectionCatalog, CollectionMeta } from '../../src/core/model/collection-meta';
 import { DeclaredField } from '../../src/core/fields/define-field';
 import { FieldDefinition, isComposite } from '../../src/core/fields/field-definition';
 import { subFieldsOf } from '../../src/core/fields/composite-fields';

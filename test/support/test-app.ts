@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { createApp, CreateAppOptions } from '../../src/app.factory';
-import { createApiKey } from '../../src/core/auth/first-api-key';
+import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { AppConfig } from '../../src/core/config/app-config';
-import { CrudService } from '../../src/core/crud/crud.service';
+import { CrudService } from '../../src/core/records/crud.service';
 import { Db } from '../../src/core/database/db';
 import { Http } from './http';
 import { ResponseValidator } from './openapi-validator';

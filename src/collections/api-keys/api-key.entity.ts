@@ -1,7 +1,7 @@
 import { Column, Index } from 'typeorm';
 import { generateToken, hashToken } from '../../core/auth/api-key-tokens';
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { ApiKey, ApiKeyForResponse, ApiKeyForUpdate } from './api-key.dto';
 
 @RecordEntity({ table: 'apiKey', fields: ApiKey })

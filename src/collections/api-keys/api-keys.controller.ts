@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { apiKeys } from './api-key.entity';
 
 export class ApiKeysController extends createCrudController(apiKeys) {}

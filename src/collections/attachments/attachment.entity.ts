@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { Attachment, AttachmentForResponse, AttachmentForUpdate } from './attachment.dto';
 
 @RecordEntity({ table: 'attachment', fields: Attachment })

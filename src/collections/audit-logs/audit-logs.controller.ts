@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { auditLogs } from './audit-log.entity';
 
 export class AuditLogsController extends createCrudController(auditLogs) {}

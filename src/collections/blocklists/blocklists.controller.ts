@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { blocklists } from './blocklist.entity';
 
 export class BlocklistsController extends createCrudController(blocklists) {}

@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { CalendarChannelEventAssociation, CalendarChannelEventAssociationForResponse, CalendarChannelEventAssociationForUpdate } from './calendar-channel-event-association.dto';
 
 @RecordEntity({ table: 'calendarChannelEventAssociation', fields: CalendarChannelEventAssociation })

@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { CalendarChannel, CalendarChannelForResponse, CalendarChannelForUpdate } from './calendar-channel.dto';
 
 @RecordEntity({ table: 'calendarChannel', fields: CalendarChannel })

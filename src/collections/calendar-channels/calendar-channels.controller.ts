@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { calendarChannels } from './calendar-channel.entity';
 
 export class CalendarChannelsController extends createCrudController(calendarChannels) {}

@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { CalendarEvent, CalendarEventForResponse, CalendarEventForUpdate } from './calendar-event.dto';
 
 @RecordEntity({ table: 'calendarEvent', fields: CalendarEvent })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { calendarEvents } from './calendar-event.entity';
 
 export class CalendarEventsController extends createCrudController(calendarEvents) {}

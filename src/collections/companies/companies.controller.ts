@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { companies } from './company.entity';
 
 export class CompaniesController extends createCrudController(companies) {}

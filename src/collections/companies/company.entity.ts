@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { Company, CompanyForResponse, CompanyForUpdate } from './company.dto';
 
 @RecordEntity({ table: 'company', fields: Company, indexes: [{ columns: ['name'] }, { columns: ['domainNamePrimaryLinkUrl'] }], searchVector: ['name', 'domainName.primaryLinkUrl'] })

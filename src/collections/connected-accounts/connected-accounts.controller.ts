@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { connectedAccounts } from './connected-account.entity';
 
 export class ConnectedAccountsController extends createCrudController(connectedAccounts) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { favoriteFolders } from './favorite-folder.entity';
 
 export class FavoriteFoldersController extends createCrudController(favoriteFolders) {}

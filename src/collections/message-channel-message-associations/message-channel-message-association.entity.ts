@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { MessageChannelMessageAssociation, MessageChannelMessageAssociationForResponse, MessageChannelMessageAssociationForUpdate } from './message-channel-message-association.dto';
 
 @RecordEntity({ table: 'messageChannelMessageAssociation', fields: MessageChannelMessageAssociation })

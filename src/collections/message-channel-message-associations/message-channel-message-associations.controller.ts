@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { messageChannelMessageAssociations } from './message-channel-message-association.entity';
 
 export class MessageChannelMessageAssociationsController extends createCrudController(messageChannelMessageAssociations) {}

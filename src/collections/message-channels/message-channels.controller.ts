@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { messageChannels } from './message-channel.entity';
 
 export class MessageChannelsController extends createCrudController(messageChannels) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { messageFolders } from './message-folder.entity';
 
 export class MessageFoldersController extends createCrudController(messageFolders) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { messageParticipants } from './message-participant.entity';
 
 export class MessageParticipantsController extends createCrudController(messageParticipants) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { messageThreads } from './message-thread.entity';
 
 export class MessageThreadsController extends createCrudController(messageThreads) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { noteTargets } from './note-target.entity';
 
 export class NoteTargetsController extends createCrudController(noteTargets) {}

@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { Note, NoteForResponse, NoteForUpdate } from './note.dto';
 
 @RecordEntity({ table: 'note', fields: Note, searchVector: ['title', 'bodyV2.markdown'] })

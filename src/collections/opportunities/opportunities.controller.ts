@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { opportunities } from './opportunity.entity';
 
 export class OpportunitiesController extends createCrudController(opportunities) {}

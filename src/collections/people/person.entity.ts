@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { Person, PersonForResponse, PersonForUpdate } from './person.dto';
 
 @RecordEntity({ table: 'person', fields: Person, indexes: [{ columns: ['nameFirstName'] }, { columns: ['nameLastName'] }, { columns: ['emailsPrimaryEmail'] }], searchVector: ['name.firstName', 'name.lastName', 'emails.primaryEmail', 'phones.primaryPhoneNumber', 'jobTitle'] })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { taskTargets } from './task-target.entity';
 
 export class TaskTargetsController extends createCrudController(taskTargets) {}

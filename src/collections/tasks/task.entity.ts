@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { Task, TaskForResponse, TaskForUpdate } from './task.dto';
 
 @RecordEntity({ table: 'task', fields: Task, searchVector: ['title', 'bodyV2.markdown'] })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { timelineActivities } from './timeline-activity.entity';
 
 export class TimelineActivitiesController extends createCrudController(timelineActivities) {}

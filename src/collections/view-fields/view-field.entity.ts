@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { ViewField, ViewFieldForResponse, ViewFieldForUpdate } from './view-field.dto';
 
 @RecordEntity({ table: 'viewField', fields: ViewField, indexes: [{ columns: ['fieldMetadataId', 'viewId'], unique: true, where: '"deletedAt" IS NULL' }] })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { viewFields } from './view-field.entity';
 
 export class ViewFieldsController extends createCrudController(viewFields) {}

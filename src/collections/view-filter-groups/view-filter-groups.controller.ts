@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { viewFilterGroups } from './view-filter-group.entity';
 
 export class ViewFilterGroupsController extends createCrudController(viewFilterGroups) {}

@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { ViewFilter, ViewFilterForResponse, ViewFilterForUpdate } from './view-filter.dto';
 
 @RecordEntity({ table: 'viewFilter', fields: ViewFilter })

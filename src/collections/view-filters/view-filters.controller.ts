@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { viewFilters } from './view-filter.entity';
 
 export class ViewFiltersController extends createCrudController(viewFilters) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { viewGroups } from './view-group.entity';
 
 export class ViewGroupsController extends createCrudController(viewGroups) {}

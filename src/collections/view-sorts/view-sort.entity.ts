@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { ViewSort, ViewSortForResponse, ViewSortForUpdate } from './view-sort.dto';
 
 @RecordEntity({ table: 'viewSort', fields: ViewSort, indexes: [{ columns: ['fieldMetadataId', 'viewId'], unique: true, where: '"deletedAt" IS NULL' }] })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { viewSorts } from './view-sort.entity';
 
 export class ViewSortsController extends createCrudController(viewSorts) {}

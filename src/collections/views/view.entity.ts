@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { View, ViewForResponse, ViewForUpdate } from './view.dto';
 
 @RecordEntity({ table: 'view', fields: View })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { webhooks } from './webhook.entity';
 
 export class WebhooksController extends createCrudController(webhooks) {}

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { workflowRuns } from './workflow-run.entity';
 
 export class WorkflowRunsController extends createCrudController(workflowRuns) {}

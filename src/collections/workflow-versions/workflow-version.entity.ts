@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { WorkflowVersion, WorkflowVersionForResponse, WorkflowVersionForUpdate } from './workflow-version.dto';
 
 @RecordEntity({ table: 'workflowVersion', fields: WorkflowVersion, searchVector: ['name'] })

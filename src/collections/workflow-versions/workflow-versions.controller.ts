@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { workflowVersions } from './workflow-version.entity';
 
 export class WorkflowVersionsController extends createCrudController(workflowVersions) {}

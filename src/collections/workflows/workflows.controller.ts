@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { workflows } from './workflow.entity';
 
 export class WorkflowsController extends createCrudController(workflows) {}

@@ -1,5 +1,5 @@
 import { RecordEntity } from '../../core/database/record-entity';
-import { defineCollection } from '../../core/crud/collection-definition';
+import { defineCollection } from '../../core/model/collection-definition';
 import { WorkspaceMember, WorkspaceMemberForResponse, WorkspaceMemberForUpdate } from './workspace-member.dto';
 
 @RecordEntity({ table: 'workspaceMember', fields: WorkspaceMember, searchVector: ['name.firstName', 'name.lastName', 'userEmail'] })

@@ -1,4 +1,4 @@
-import { createCrudController } from '../../core/crud/crud-controller.factory';
+import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { workspaceMembers } from './workspace-member.entity';
 
 export class WorkspaceMembersController extends createCrudController(workspaceMembers) {}

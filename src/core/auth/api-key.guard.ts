@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { UnauthenticatedException } from '../errors/error-names';
-import { RateLimiter } from '../security/rate-limiter';
+import { RateLimiter } from './rate-limiter';
 import { ApiKeyVerifier } from './api-key.verifier';
 import { IS_PUBLIC } from './public.decorator';
 import { ACTOR_PROPERTY } from './request-actor.decorator';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CollectionCatalog } from '../crud/collection-meta';
-import { toIsoTimestamp } from '../crud/record-codec';
-import { RequestActor } from '../crud/record-writer';
+import { CollectionCatalog } from '../model/collection-meta';
+import { toIsoTimestamp } from '../repository/record-codec';
+import { RequestActor } from '../repository/record-writer';
 import { Db } from '../database/db';
 import { hashToken, looksLikeToken } from './api-key-tokens';
 

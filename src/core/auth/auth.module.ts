@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key.verifier';
-import { FirstApiKey } from './first-api-key';
-import { RateLimiter } from '../security/rate-limiter';
+import { FirstApiKey } from '../../collections/api-keys/first-api-key';
+import { RateLimiter } from './rate-limiter';
 
 /** Bearer-token authentication (global guard, deny by default), rate limits per key, first-key bootstrap. */
 @Module({

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CollectionCatalog, CollectionMeta, q } from '../crud/collection-meta';
-import type { RequestActor } from '../crud/record-writer';
+import { CollectionCatalog, CollectionMeta, q } from '../model/collection-meta';
+import type { RequestActor } from '../repository/record-writer';
 import type { Queryable } from '../database/db';
 import { auditProperties, RecordEvent, webhookPayload } from './record-events';
-import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookDispatcher } from '../../collections/webhooks/webhook-dispatcher';
 
 /** Junction collections whose events also appear on the timeline of the records they link. */
 const LINKED_TIMELINES: Record<string, { via: string; name: string }> = {

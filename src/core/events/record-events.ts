@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CollectionMeta } from '../crud/collection-meta';
-import type { ApiRecord } from '../crud/record-codec';
+import type { CollectionMeta } from '../model/collection-meta';
+import type { ApiRecord } from '../repository/record-codec';
 
 export type RecordAction = 'created' | 'updated' | 'deleted' | 'destroyed' | 'restored';
 

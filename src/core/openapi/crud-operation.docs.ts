@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { CollectionDefinition } from '../crud/collection-definition';
+import type { CollectionDefinition } from '../model/collection-definition';
 import { ErrorEnvelopeSchema, PageInfoSchema } from './envelope.schemas';
 import { QUERY_PARAMETER_DOCS } from './query-parameter.docs';
 

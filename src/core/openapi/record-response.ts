@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import type { CollectionCatalog } from '../crud/collection-meta';
+import type { CollectionCatalog } from '../model/collection-meta';
 import { apiPropertyFor, DeclaredField } from '../fields/define-field';
 import { getFieldDefinitions } from '../fields/field-definition';
 

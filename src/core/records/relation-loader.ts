@@ -1,8 +1,8 @@
 import { Queryable } from '../database/db';
 import { Depth } from '../query/parse-params';
-import { CollectionCatalog, CollectionMeta, q, RelationMeta } from './collection-meta';
-import { ApiRecord } from './record-codec';
-import { RecordCodecs } from './record-codecs';
+import { CollectionCatalog, CollectionMeta, q, RelationMeta } from '../model/collection-meta';
+import { ApiRecord } from '../repository/record-codec';
+import { RecordCodecs } from '../repository/record-codecs';
 
 /**
  * Attaches relation fields to a page of records: one query per relation per level for the

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, ManyToOne, JoinColumn, PrimaryGeneratedColumn } from 'typeorm';
-import { webhooks } from '../../collections/webhooks/webhook.entity';
+import { webhooks } from './webhook.entity';
 
 /**
  * The transactional outbox of webhook deliveries: one row per (event, matching webhook), inserted

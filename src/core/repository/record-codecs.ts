@@ -1,5 +1,5 @@
 import { SecretBox } from '../security/secret-box';
-import { CollectionMeta } from './collection-meta';
+import { CollectionMeta } from '../model/collection-meta';
 import { RecordCodec } from './record-codec';
 
 /** One RecordCodec per collection, created once. */

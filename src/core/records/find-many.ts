@@ -14,8 +14,8 @@ import { FilterNode, parseFilter } from '../query/parse-filter';
 import { parseOrderBy, sortSignature } from '../query/parse-order-by';
 import { parseLimit } from '../query/parse-params';
 import { QueryError } from '../query/query-error';
-import { CollectionMeta } from './collection-meta';
-import { parseShape, ROUTE_PARAMS, readParams, RawQuery, Shape } from './request-params';
+import { CollectionMeta } from '../model/collection-meta';
+import { parseShape, ROUTE_PARAMS, readParams, RawQuery, Shape } from '../rest/request-params';
 
 /** A parsed and checked list request. */
 export interface ListQuery extends Shape {

@@ -1,7 +1,7 @@
 import { QueryError } from '../query/query-error';
 import { Depth, parseDepth, parseFields } from '../query/parse-params';
-import { CollectionMeta, COMMON_FIELDS } from './collection-meta';
-import { ApiRecord } from './record-codec';
+import { CollectionMeta, COMMON_FIELDS } from '../model/collection-meta';
+import { ApiRecord } from '../repository/record-codec';
 
 /** Query parameters each route accepts; anything else is a 400. */
 export const ROUTE_PARAMS = {

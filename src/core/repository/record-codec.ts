@@ -2,7 +2,7 @@ import { DEFAULT_NOW, isComposite } from '../fields/field-definition';
 import { isPlainObject } from '../fields/field-rules';
 import { StorageColumn } from '../fields/storage-columns';
 import { SecretBox } from '../security/secret-box';
-import { CollectionMeta } from './collection-meta';
+import { CollectionMeta } from '../model/collection-meta';
 
 /** A record as the API shows it. */
 export type ApiRecord = Record<string, unknown>;

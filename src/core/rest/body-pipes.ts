@@ -1,9 +1,9 @@
 import { BadRequestException, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
-import { CollectionDefinition } from './collection-definition';
-import { DuplicatesInput } from './crud.service';
-import { badRequest, validateRecord, validateRecordArray } from './record-body';
+import { CollectionDefinition } from '../model/collection-definition';
+import { DuplicatesInput } from '../records/crud.service';
+import { badRequest, validateRecord, validateRecordArray } from '../validation/record-body';
 
 /** Path parameter `:id`: a UUID, else 400 `'abc' is not a valid UUID`. */
 @Injectable()

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CollectionCatalog } from '../crud/collection-meta';
-import { CrudService } from '../crud/crud.service';
-import { Db } from '../database/db';
+import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
+import { CollectionCatalog } from '../../core/model/collection-meta';
+import { CrudService } from '../../core/records/crud.service';
+import { Db } from '../../core/database/db';
 
 /** Arbitrary constant of the advisory lock that makes concurrent first starts create one key. */
 const FIRST_KEY_LOCK = 727_117_002;

@@ -1,10 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { CollectionCatalog } from '../crud/collection-meta';
+import { CollectionCatalog } from '../model/collection-meta';
 import { QueryError } from '../query/query-error';
-import { constraintMessage } from './constraint-messages';
-import { constraintViolation, isBadInputError, isUnavailableError, PgError } from './db-errors';
-import { ERROR_NAMES, ErrorEnvelope, TooManyRequestsException, UnauthenticatedException } from './error-names';
+import { constraintMessage } from '../database/constraint-messages';
+import { constraintViolation, isBadInputError, isUnavailableError, PgError } from '../database/db-errors';
+import { ERROR_NAMES, ErrorEnvelope, TooManyRequestsException, UnauthenticatedException } from '../errors/error-names';
 
 interface Classified {
   status: number;

@@ -1,16 +1,16 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EventRecorder } from '../events/event-recorder';
-import { WebhookDispatcher } from '../events/webhook-dispatcher';
+import { WebhookDispatcher } from '../../collections/webhooks/webhook-dispatcher';
 import { documentRelations } from '../openapi/record-response';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { CountCache } from '../cache/count-cache';
-import { CollectionDefinition } from './collection-definition';
-import { CollectionCatalog } from './collection-meta';
+import { CollectionDefinition } from '../model/collection-definition';
+import { CollectionCatalog } from '../model/collection-meta';
 import { CrudService } from './crud.service';
-import { RecordCodecs } from './record-codecs';
+import { RecordCodecs } from '../repository/record-codecs';
 
 /** The shared CRUD base: the catalog of collections, their codecs and the generic service. */
 @Global()

@@ -3,14 +3,14 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { CrudOperationDocs } from '../openapi/crud-operation.docs';
 import { bodyPipesFor, UuidParamPipe } from './body-pipes';
-import { CollectionDefinition } from './collection-definition';
-import { CollectionMeta } from './collection-meta';
-import { CrudService, DuplicatesInput } from './crud.service';
+import { CollectionDefinition } from '../model/collection-definition';
+import { CollectionMeta } from '../model/collection-meta';
+import { CrudService, DuplicatesInput } from '../records/crud.service';
 import { RawQuery } from './request-params';
-import { RequestActor } from './record-writer';
+import { RequestActor } from '../repository/record-writer';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { idempotencyRequest } from '../idempotency/idempotency.store';
-import { ApiRecord } from './record-codec';
+import { ApiRecord } from '../repository/record-codec';
 import { countPreference, parseIfMatch } from './preconditions';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queryable } from '../database/db';
 import { col } from '../query/apply-query';
-import { CollectionMeta } from './collection-meta';
+import { CollectionMeta } from '../model/collection-meta';
 import { RecordCodecs } from './record-codecs';
 
 /** Who is calling: the API key behind the request. */

@@ -1,8 +1,8 @@
 import { Queryable } from '../database/db';
 import { col, SqlParams } from '../query/apply-query';
 import { ColumnRef } from '../query/query-target';
-import { CollectionMeta } from './collection-meta';
-import { ApiRecord } from './record-codec';
+import { CollectionMeta } from '../model/collection-meta';
+import { ApiRecord } from '../repository/record-codec';
 
 /** Values shorter than this never match (API.md section 5). */
 export const MIN_DUPLICATE_VALUE_LENGTH = 3;

@@ -2,23 +2,23 @@ import { BadRequestException, Inject, Injectable, NotFoundException, OnApplicati
 import { CountCache } from '../cache/count-cache';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
-import { constraintMessage } from '../errors/constraint-messages';
-import { constraintViolation, PgError } from '../errors/db-errors';
+import { constraintMessage } from '../database/constraint-messages';
+import { constraintViolation, PgError } from '../database/db-errors';
 import { encodeCursor } from '../query/cursor';
 import { Depth, parseBoolean } from '../query/parse-params';
 import { EventRecorder } from '../events/event-recorder';
 import { recordEvent } from '../events/record-events';
 import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
 import { KeyRing } from '../security/keys';
-import { CollectionCatalog, CollectionMeta } from './collection-meta';
+import { CollectionCatalog, CollectionMeta } from '../model/collection-meta';
 import { Criterion, findDuplicatesOf, MAX_DUPLICATES, resolveCriteria } from './duplicates';
 import { Counter, findPage, PageInfo, parseListQuery } from './find-many';
-import { checkIfMatch, etagOf, IfMatch } from './preconditions';
-import { ApiRecord } from './record-codec';
-import { RecordCodecs } from './record-codecs';
+import { checkIfMatch, etagOf, IfMatch } from '../rest/preconditions';
+import { ApiRecord } from '../repository/record-codec';
+import { RecordCodecs } from '../repository/record-codecs';
 import { RelationLoader } from './relation-loader';
-import { parseShape, project, RawQuery, readParams, ROUTE_PARAMS } from './request-params';
-import { RecordWriter, RequestActor } from './record-writer';
+import { parseShape, project, RawQuery, readParams, ROUTE_PARAMS } from '../rest/request-params';
+import { RecordWriter, RequestActor } from '../repository/record-writer';
 
 export interface ListResult {
   records: ApiRecord[];

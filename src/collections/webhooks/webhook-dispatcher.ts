@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { createHmac, randomUUID } from 'node:crypto';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Db } from '../database/db';
+import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
+import { Db } from '../../core/database/db';
 
 interface Due {
   id: string;

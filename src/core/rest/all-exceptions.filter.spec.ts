@@ -1,8 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
-import { CollectionCatalog } from '../crud/collection-meta';
+import { CollectionCatalog } from '../model/collection-meta';
 import { QueryError } from '../query/query-error';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { UnauthenticatedException } from './error-names';
+import { UnauthenticatedException } from '../errors/error-names';
 
 describe('AllExceptionsFilter.classify', () => {
   const filter = new AllExceptionsFilter({} as never, new CollectionCatalog([]));
