@@ -7,9 +7,12 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', d
  */
 const moduleNameMapper = { '^content-disposition$': require.resolve('content-disposition') };
 
+/** Never crawl the build output (dist/ holds compiled copies of every file, specs included). */
+const ignore = { modulePathIgnorePatterns: ['<rootDir>/dist/'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'] };
+
 module.exports = {
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], transform, testEnvironment: 'node' },
+    { displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], transform, testEnvironment: 'node', ...ignore },
     {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
@@ -17,6 +20,7 @@ module.exports = {
       moduleNameMapper,
       testEnvironment: 'node',
       slowTestThreshold: 30,
+      ...ignore,
     },
   ],
   testTimeout: 120000,

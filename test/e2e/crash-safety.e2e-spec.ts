@@ -1,17 +1,19 @@
 import { Client } from 'pg';
 import { ChildServer, createApiKeyWithCli, freePort, killAllChildren, serverEnv, seededRandom } from '../support/child-server';
-import { createTestDatabase, TestDatabase, testDatabaseKind } from '../support/test-database';
+import { postgresForSuite } from '../support/embedded-postgres';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /**
  * Crash safety: the server is killed with SIGKILL at a random moment while 16 clients create
  * records (one at a time and in batches), three times over. After each restart every write the
  * server acknowledged (2xx) must be there with exactly the values of its response, and every
- * batch must be all there or not at all, acknowledged or not. PostgreSQL only: the embedded
- * database lives in one process and has no crash to survive here.
+ * batch must be all there or not at all, acknowledged or not. PostgreSQL only (TEST_DATABASE_URL,
+ * or a server of its own when unset): the embedded database lives in one process and has no crash
+ * to survive here.
  *
  * The seed is printed; CRASH_SEED=<n> replays the same kill moments and request mix.
  */
-const onPostgres = testDatabaseKind() === 'postgres' ? describe : describe.skip;
+const postgres = postgresForSuite('crash-safety');
 
 const CYCLES = 3;
 const LOOPS = 16;
@@ -43,7 +45,7 @@ interface CycleStats {
   otherStatuses: Record<string, number>;
 }
 
-onPostgres('crash safety: SIGKILL under write load loses no acknowledged write and tears no batch', () => {
+postgres.describe('crash safety: SIGKILL under write load loses no acknowledged write and tears no batch', () => {
   let database: TestDatabase;
   let pg: Client;
   let token: string;
@@ -55,6 +57,7 @@ onPostgres('crash safety: SIGKILL under write load loses no acknowledged write a
   const batches: Batch[] = [];
 
   beforeAll(async () => {
+    await postgres.beforeAll();
     database = await createTestDatabase();
     token = await createApiKeyWithCli(database.url!, 'crash-safety'); // also applies the migrations
     pg = new Client({ connectionString: database.url });
@@ -65,6 +68,7 @@ onPostgres('crash safety: SIGKILL under write load loses no acknowledged write a
     await killAllChildren();
     await pg?.end().catch(() => undefined);
     await database?.drop();
+    await postgres.afterAll();
   });
 
   const headers = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });

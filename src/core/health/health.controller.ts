@@ -4,18 +4,18 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator';
 import { migrationsApplied } from '../database/migrate';
+import { DrainState } from './drain-state';
 
 /** Liveness and readiness, public (they hold no records). */
 @ApiExcludeController()
 @Public()
 @Controller()
 export class HealthController implements BeforeApplicationShutdown {
-  private shuttingDown = false;
-
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
     private readonly dataSource: DataSource,
+    private readonly drain: DrainState,
   ) {}
 
   /** Liveness: the process answers HTTP. */
@@ -25,9 +25,9 @@ export class HealthController implements BeforeApplicationShutdown {
     return this.health.check([]);
   }
 
-  /** From the start of a graceful shutdown, readiness fails so load balancers stop sending requests. */
+  /** From the start of a graceful shutdown (the signal, or app.close()), readiness fails so load balancers stop sending requests. */
   beforeApplicationShutdown(): void {
-    this.shuttingDown = true;
+    this.drain.start();
   }
 
   /** Readiness: not shutting down, the database answers within 2 s and every migration is applied (else 503). */
@@ -37,7 +37,7 @@ export class HealthController implements BeforeApplicationShutdown {
     return this.health.check([
       async () => {
         const check = this.indicator.check('process');
-        return this.shuttingDown ? check.down({ message: 'shutting down' }) : check.up();
+        return this.drain.draining ? check.down({ message: 'shutting down' }) : check.up();
       },
       async () => {
         const check = this.indicator.check('database');
@@ -61,5 +61,5 @@ export class HealthController implements BeforeApplicationShutdown {
   }
 }
 
-@Module({ imports: [TerminusModule], controllers: [HealthController] })
+@Module({ imports: [TerminusModule], controllers: [HealthController], providers: [DrainState], exports: [DrainState] })
 export class HealthModule {}
