@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+
+/** One request of the load: what it was, when, how it ended. */
+export interface Outcome {
+  op: 'get' | 'list' | 'create' | 'patch';
+  startedAt: number;
+  endedAt: number;
+  /** HTTP status, or 0 when the request failed without an answer. */
+  status: number;
+  error?: string;
+}
+
+/** A record the load created, with the values it was acknowledged with. */
+export interface Written {
+  id: string;
+  name: string;
+  employees: number;
+  /** City of the last acknowledged PATCH; `uncertain` when a later PATCH got no answer. */
+  city: string | null;
+  uncertain: boolean;
+  busy: boolean;
+}
+
+const EXPECTED: Record<Outcome['op'], number> = { get: 200, list: 200, create: 201, patch: 200 };
+
+/**
+ * A steady open-loop load through the load balancer: `rate` requests per second (55 % get one,
+ * 15 % list, 20 % create with an Idempotency-Key, 10 % patch), at most `maxInFlight` at once;
+ * bounded in time (stop()) and in count (`maxRequests`). Loopback only.
+ */
+export class Load {
+  readonly outcomes: Outcome[] = [];
+  readonly written: Written[] = [];
+  inFlight = 0;
+  /** Requests not sent because `maxInFlight` were already waiting (the server fell behind). */
+  deferred = 0;
+  private timer?: NodeJS.Timeout;
+  private started = 0;
+  private sent = 0;
+  private readonly pending = new Set<Promise<void>>();
+  private seq = 0;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+    private readonly rate: number,
+    private readonly maxRequests: number,
+    private readonly maxInFlight = 64,
+  ) {}
+
+  start(): void {
+    this.started = Date.now();
+    this.timer = setInterval(() => {
+      const due = Math.floor(((Date.now() - this.started) / 1000) * this.rate);
+      while (this.sent < due && this.sent < this.maxRequests) {
+        this.sent += 1;
+        if (this.inFlight >= this.maxInFlight) {
+          this.deferred += 1;
+          continue;
+        }
+        const p = this.one().finally(() => this.pending.delete(p));
+        this.pending.add(p);
+      }
+    }, 10);
+  }
+
+  /** Stops sending and waits for the requests in flight. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.pending]);
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { authorization: `Bearer ${this.token}`, 'content-type': 'application/json', ...extra };
+  }
+
+  private pick(): Written | undefined {
+    if (this.written.length === 0) return undefined;
+    return this.written[Math.floor(Math.random() * this.written.length)];
+  }
+
+  private async one(): Promise<void> {
+    const n = this.seq++;
+    const roll = Math.random();
+    const target = this.pick();
+    let op: Outcome['op'] = roll < 0.55 ? 'get' : roll < 0.7 ? 'list' : roll < 0.9 ? 'create' : 'patch';
+    if (!target || (op === 'patch' && target.busy)) op = 'create';
+    this.inFlight += 1;
+    const outcome: Outcome = { op, startedAt: Date.now(), endedAt: 0, status: 0 };
+    try {
+      if (op === 'get') {
+        const res = await fetch(`${this.baseUrl}/companies/${target!.id}?depth=0`, { headers: this.headers() });
+        outcome.status = res.status;
+        await res.arrayBuffer();
+      } else if (op === 'list') {
+        const filter = encodeURIComponent(`employees[gte]:${Math.floor(Math.random() * 1000)}`);
+        const res = await fetch(`${this.baseUrl}/companies?limit=10&depth=0&filter=${filter}&order_by=employees[AscNullsLast]`, { headers: this.headers() });
+        outcome.status = res.status;
+        await res.arrayBuffer();
+      } else if (op === 'create') {
+        const body = { name: `cluster-${n}-${randomUUID().slice(0, 8)}`, employees: Math.floor(Math.random() * 1000) };
+        const res = await fetch(`${this.baseUrl}/companies?depth=0`, { method: 'POST', headers: this.headers({ 'idempotency-key': randomUUID() }), body: JSON.stringify(body) });
+        outcome.status = res.status;
+        const json = (await res.json()) as { data?: { createCompany?: { id: string; name: string; employees: number } } };
+        const created = json.data?.createCompany;
+        if (res.status === 201 && created) this.written.push({ id: created.id, name: created.name, employees: created.employees, city: null, uncertain: false, busy: false });
+      } else {
+        const record = target!;
+        record.busy = true; // one PATCH at a time per record: the last acknowledged value is the stored one
+        const city = `city-${n}`;
+        try {
+          const res = await fetch(`${this.baseUrl}/companies/${record.id}?depth=0`, { method: 'PATCH', headers: this.headers(), body: JSON.stringify({ address: { addressCity: city } }) });
+          outcome.status = res.status;
+          await res.arrayBuffer();
+          if (res.status === 200) record.city = city;
+          else record.uncertain = true;
+        } catch (error) {
+          record.uncertain = true;
+          throw error;
+        } finally {
+          record.busy = false;
+        }
+      }
+    } catch (error) {
+      outcome.status = 0;
+      outcome.error = String((error as Error & { cause?: unknown }).cause ?? error);
+    } finally {
+      this.inFlight -= 1;
+      outcome.endedAt = Date.now();
+      this.outcomes.push(outcome);
+    }
+  }
+}
+
+/** Whether an outcome is a failure: no answer, or not the status its operation answers. */
+export const failed = (o: Outcome): boolean => o.status !== EXPECTED[o.op];
+
+/** The p-th percentile (0..100) of the durations of `outcomes`, in ms. */
+export function percentile(outcomes: Outcome[], p: number): number {
+  const sorted = outcomes.map((o) => o.endedAt - o.startedAt).sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}

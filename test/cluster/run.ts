@@ -1,0 +1,165 @@
+/**
+ * npm run test:cluster — three service processes behind HAProxy (deploy/haproxy.cfg, the file
+ * docker-compose.yml uses), on the local PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379),
+ * under a steady mixed load through HAProxy:
+ *   1. a rolling restart (SIGTERM one instance, wait until it is back and ready, then the next):
+ *      no request may fail;
+ *   2. one instance killed with SIGKILL, then started again: only requests in flight at the kill
+ *      may fail.
+ * Then: every acknowledged create and PATCH is read back, every acknowledged create's webhook
+ * delivery reached the receiver once, and the rate-limit counters are shared by the instances.
+ * Prints the figures; exits 1 on any violation. Loopback only; bounded in time and requests.
+ */
+import { Client } from 'pg';
+import { ChildServer, createApiKeyWithCli, freePort, probe, serverEnv, sleep } from '../support/child-server';
+import { checkSharedRateLimits, checkWrites } from './checks';
+import { Haproxy } from './haproxy';
+import { failed, Load, Outcome, percentile } from './load';
+import { WebhookReceiver } from './receiver';
+
+const ADMIN_URL = process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.CLUSTER_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RATE = Number(process.env.CLUSTER_RATE ?? 250);
+const INSTANCES = 3;
+/** Webhook deliveries leased by a killed dispatcher come back after the 60 s lease. */
+const LEASE_MS = 60_000;
+
+const problems: string[] = [];
+const check = (ok: boolean, problem: string) => ok || problems.push(problem);
+const log = (line: string) => process.stdout.write(`cluster: ${line}\n`);
+
+async function waitReady(baseUrl: string, timeoutMs = 90_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if ((await probe(`${baseUrl}/ready`, { timeoutMs: 3000 }).then((r) => r.status, () => 0)) === 200) return Date.now() - started;
+    await sleep(100);
+  }
+  throw new Error(`not ready after ${timeoutMs} ms: ${baseUrl}`);
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const dbName = `crm_cluster_${Date.now()}`;
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect().catch((error: Error) => {
+    throw new Error(`no PostgreSQL at ${ADMIN_URL} (${error.message}); set CLUSTER_DATABASE_URL`);
+  });
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+  const dbUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
+  const receiver = await new WebhookReceiver().start();
+  const servers: ChildServer[] = [];
+  let haproxy: Haproxy | undefined;
+  try {
+    const token = await createApiKeyWithCli(dbUrl, 'cluster-load'); // applies the migrations, once
+    const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+    const env = (port: number) =>
+      serverEnv(dbUrl, port, {
+        MIGRATIONS_RUN: 'false',
+        REDIS_URL,
+        WEBHOOK_DISPATCH: 'true',
+        WEBHOOK_POLL_MS: '250',
+        SHUTDOWN_TIMEOUT_MS: '10000',
+        DB_POOL_SIZE: '8',
+        RATE_LIMIT_PER_SECOND: '1000000',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+      });
+    const start = (i: number) => (servers[i] = ChildServer.spawn(env(ports[i])));
+    for (let i = 0; i < INSTANCES; i++) start(i);
+    await Promise.all(servers.map((s) => waitReady(s.baseUrl)));
+    haproxy = await Haproxy.start(await freePort(), ports);
+    await sleep(2500); // two health checks: every server UP
+    const lb = haproxy.baseUrl;
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const hook = await fetch(`${lb}/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ targetUrl: receiver.url, operations: ['company.created'], secret: 'cluster' }) });
+    check(hook.status === 201, `webhook create answered ${hook.status}`);
+    log(`3 instances on ${ports.join(', ')}, HAProxy on ${haproxy.port}, database ${dbName}; ready in ${Math.round((Date.now() - t0) / 1000)} s`);
+
+    const rateBefore = await checkSharedRateLimits(lb, token, servers);
+    problems.push(...rateBefore.problems);
+
+    const load = new Load(lb, token, RATE, RATE * 150);
+    load.start();
+    const loadStarted = Date.now();
+    await sleep(5000);
+
+    // 1. rolling restart
+    const rollStart = Date.now();
+    const restarts: string[] = [];
+    for (let i = 0; i < INSTANCES; i++) {
+      const signalled = Date.now();
+      servers[i].process.kill('SIGTERM');
+      const exit = await servers[i].exited;
+      check(exit.code === 0, `instance ${i + 1} exited with ${exit.code}/${exit.signal} on SIGTERM:\n${servers[i].output}`);
+      start(i);
+      await waitReady(servers[i].baseUrl);
+      await sleep(2500); // HAProxy: two good checks put it back
+      restarts.push(`#${i + 1} exit ${exit.code} after ${exit.at - signalled} ms, back after ${Math.round((Date.now() - signalled) / 100) / 10} s`);
+    }
+    const rollEnd = Date.now();
+    await sleep(3000);
+
+    // 2. SIGKILL one instance, start it again
+    const victim = 1;
+    const killAt = Date.now();
+    const inFlightAtKill = load.inFlight;
+    await servers[victim].kill();
+    await sleep(3000);
+    start(victim);
+    await waitReady(servers[victim].baseUrl);
+    await sleep(5000);
+    const killEnd = Date.now();
+    await load.stop();
+    const loadSeconds = (Date.now() - loadStarted) / 1000;
+
+    // figures
+    const all = load.outcomes;
+    const during = (from: number, to: number) => all.filter((o) => o.startedAt >= from && o.startedAt < to);
+    const rolling = during(rollStart, rollEnd);
+    const killPhase = during(rollEnd, killEnd);
+    const failures = (list: Outcome[]) => list.filter(failed);
+    const describe = (list: Outcome[]) =>
+      [...new Set(failures(list).map((o) => `${o.op} ${o.status || o.error}`))].slice(0, 5).join('; ');
+    const rate = all.length / loadSeconds;
+    log(`load: ${all.length} requests in ${loadSeconds.toFixed(1)} s (${rate.toFixed(0)} req/s; ${load.written.length} records created), ${load.deferred} deferred at the in-flight cap`);
+    log(`rolling restart: ${rolling.length} requests in ${((rollEnd - rollStart) / 1000).toFixed(1)} s, ${failures(rolling).length} failed${failures(rolling).length ? ` (${describe(rolling)})` : ''}; ` +
+      `p50 ${percentile(rolling, 50)} ms, p99 ${percentile(rolling, 99)} ms, max ${percentile(rolling, 100)} ms; ${restarts.join('; ')}`);
+    const killFailures = failures(killPhase);
+    const afterKill = killFailures.filter((o) => o.startedAt >= killAt);
+    log(`SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the kill, ${killFailures.length} failed` +
+      `${killFailures.length ? ` (${describe(killPhase)})` : ''}, of which ${afterKill.length} started after the kill; p99 ${percentile(killPhase, 99)} ms`);
+    const otherFailures = failures(all).length - failures(rolling).length - killFailures.length;
+    check(rate >= 200, `load rate ${rate.toFixed(0)} req/s < 200`);
+    check(loadSeconds >= 30, `load lasted ${loadSeconds} s < 30 s`);
+    check(failures(rolling).length === 0, `${failures(rolling).length} requests failed during the rolling restart: ${describe(rolling)}`);
+    check(afterKill.length === 0, `${afterKill.length} requests started after the SIGKILL failed: ${describe(afterKill)}`);
+    check(killFailures.length <= inFlightAtKill, `${killFailures.length} failures at the SIGKILL > ${inFlightAtKill} requests in flight`);
+    check(otherFailures === 0, `${otherFailures} requests failed outside the two phases`);
+
+    // writes, webhooks, rate limits
+    const writes = await checkWrites(lb, token, load.written, dbUrl, receiver, killAt + LEASE_MS + 15_000);
+    problems.push(...writes.problems);
+    log(writes.summary);
+    const rateAfter = await checkSharedRateLimits(lb, token, servers);
+    problems.push(...rateAfter.problems);
+    log(`rate limits: ${rateBefore.summary} before; ${rateAfter.summary} after the SIGKILL`);
+    log(`HAProxy: ${haproxy.serverEvents.length} server state changes; ${haproxy.lines.length} log lines (errors and retries only)`);
+  } finally {
+    await haproxy?.stop();
+    await Promise.all(servers.map((s) => s?.kill()));
+    await receiver.stop();
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+  const seconds = Math.round((Date.now() - t0) / 1000);
+  if (problems.length > 0) {
+    process.stderr.write(`cluster test FAILED in ${seconds} s:\n  - ${problems.join('\n  - ')}\n`);
+    process.exit(1);
+  }
+  log(`passed in ${seconds} s`);
+  process.stdout.write('cluster: 1 passed, 0 failed\n');
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`cluster test FAILED: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
