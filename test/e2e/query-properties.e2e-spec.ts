@@ -12,6 +12,8 @@ interface Row {
   employees: number | null;
   icp: boolean;
   city: string | null;
+  /** NOT NULL and indexed with id: a sort the compiler writes without a NULLS clause. */
+  position: number;
 }
 
 type Pred = { field: keyof Omit<Row, 'id'>; path: string; op: string; value: unknown };
@@ -100,12 +102,13 @@ const { node: filterTree } = fc.letrec<{ node: Node }>((tie) => ({
   ),
 }));
 
+const PATHS = { name: 'name', employees: 'employees', icp: 'idealCustomerProfile', city: 'address.addressCity', position: 'position' } as const;
 type SortKey = { field: keyof Omit<Row, 'id'>; path: string; desc: boolean; nullsFirst: boolean };
 const sortKey: fc.Arbitrary<SortKey> = fc.record({
-  field: fc.constantFrom('name' as const, 'employees' as const, 'icp' as const, 'city' as const),
+  field: fc.constantFrom('name' as const, 'employees' as const, 'icp' as const, 'city' as const, 'position' as const),
   desc: fc.boolean(),
   nullsFirst: fc.boolean(),
-}).map((k) => ({ ...k, path: { name: 'name', employees: 'employees', icp: 'idealCustomerProfile', city: 'address.addressCity' }[k.field] }));
+}).map((k) => ({ ...k, path: PATHS[k.field] }));
 
 function compare(a: Row, b: Row, keys: SortKey[]): number {
   for (const k of keys) {
@@ -132,6 +135,7 @@ describe('query language properties (fast-check, fixed seed)', () => {
         employees: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null, freq: 4 }),
         icp: fc.boolean(),
         city: fc.option(fc.constantFrom(...CITIES), { nil: null, freq: 4 }),
+        position: fc.integer({ min: 0, max: 6 }),
       }),
       { numRuns: 90, seed: SEED },
     );
@@ -140,6 +144,7 @@ describe('query language properties (fast-check, fixed seed)', () => {
       employees: r.employees,
       idealCustomerProfile: r.icp,
       address: r.city === null ? null : { addressCity: r.city },
+      position: r.position,
     }));
     const created = (await t.http.post('/batch/companies?depth=0', body)).body.data.createCompanies;
     rows = created.map((c: { id: string }, i: number) => ({ id: c.id, ...seedRows[i] }));
@@ -160,43 +165,56 @@ describe('query language properties (fast-check, fixed seed)', () => {
     );
   });
 
+  /** Walks every page of a sort forward then backward; both walks must give the model order. */
+  async function walkMatchesModel(keys: SortKey[], pageSize: number): Promise<void> {
+    const orderBy = keys.map((k) => `${k.path}[${k.desc ? 'Desc' : 'Asc'}Nulls${k.nullsFirst ? 'First' : 'Last'}]`).join(',');
+    const expected = [...rows].sort((a, b) => compare(a, b, keys)).map((r) => r.id);
+    const base = new URLSearchParams({ depth: '0', limit: String(pageSize) });
+    if (orderBy) base.set('order_by', orderBy);
+    const page = async (extra: Record<string, string>) => {
+      const res = await t.http.get(`/companies?${base}&${new URLSearchParams(extra)}`);
+      expect(res.status).toBe(200);
+      return { ids: res.body.data.companies.map((c: { id: string }) => c.id) as string[], info: res.body.pageInfo };
+    };
+    // forward to the end
+    const seen: string[] = [];
+    let current = await page({});
+    seen.push(...current.ids);
+    for (let guard = 0; current.info.hasNextPage && guard < 100; guard++) {
+      current = await page({ starting_after: current.info.endCursor });
+      seen.push(...current.ids);
+    }
+    expect(seen).toEqual(expected);
+    // and back to the start, each page in normal order
+    const back: string[] = [...current.ids];
+    for (let guard = 0; guard < 100; guard++) {
+      const previous = await page({ ending_before: current.info.startCursor });
+      back.unshift(...previous.ids);
+      current = previous;
+      if (!previous.info.hasPreviousPage) break;
+    }
+    expect(back).toEqual(expected);
+  }
+
   it('walking all pages of a random sort returns every row once, in the model order', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(sortKey, { minLength: 0, maxLength: 3, selector: (k) => k.field }),
         fc.integer({ min: 7, max: 40 }),
-        async (keys, pageSize) => {
-          const orderBy = keys.map((k) => `${k.path}[${k.desc ? 'Desc' : 'Asc'}Nulls${k.nullsFirst ? 'First' : 'Last'}]`).join(',');
-          const expected = [...rows].sort((a, b) => compare(a, b, keys)).map((r) => r.id);
-          const base = new URLSearchParams({ depth: '0', limit: String(pageSize) });
-          if (orderBy) base.set('order_by', orderBy);
-          const page = async (extra: Record<string, string>) => {
-            const res = await t.http.get(`/companies?${base}&${new URLSearchParams(extra)}`);
-            expect(res.status).toBe(200);
-            return { ids: res.body.data.companies.map((c: { id: string }) => c.id) as string[], info: res.body.pageInfo };
-          };
-          // forward to the end
-          const seen: string[] = [];
-          let current = await page({});
-          seen.push(...current.ids);
-          for (let guard = 0; current.info.hasNextPage && guard < 100; guard++) {
-            current = await page({ starting_after: current.info.endCursor });
-            seen.push(...current.ids);
-          }
-          expect(seen).toEqual(expected);
-          // and back to the start, each page in normal order
-          const back: string[] = [...current.ids];
-          for (let guard = 0; guard < 100; guard++) {
-            const previous = await page({ ending_before: current.info.startCursor });
-            back.unshift(...previous.ids);
-            current = previous;
-            if (!previous.info.hasPreviousPage) break;
-          }
-          expect(back).toEqual(expected);
-        },
+        walkMatchesModel,
       ),
       { seed: SEED, numRuns: 25 },
     );
+  });
+
+  it('every order_by direction of every field (nullable or NOT NULL) walks in the model order', async () => {
+    for (const field of Object.keys(PATHS) as (keyof typeof PATHS)[]) {
+      for (const desc of [false, true]) {
+        for (const nullsFirst of [false, true]) {
+          await walkMatchesModel([{ field, path: PATHS[field], desc, nullsFirst }], 11);
+        }
+      }
+    }
   });
 
   it('garbage in filter, order_by, limit, depth, fields and cursors never causes a 5xx', async () => {

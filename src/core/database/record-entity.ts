@@ -2,7 +2,10 @@ import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryGen
 import { getFieldDefinitions } from '../fields/field-definition';
 import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
 
-/** An extra index of a collection (collections.json `indexes`). */
+/**
+ * An extra index of a collection (collections.json `indexes`). A plain one-column index (not
+ * unique, no `where`) is a sort index: see `declareSortIndexes`.
+ */
 export interface IndexSpec {
   columns: string[];
   unique?: boolean;
@@ -86,6 +89,23 @@ export function declareDuplicateIndexes(entity: Function, criteria: string[][]):
   criteria.forEach((_, i) => Index(duplicateIndexName(table, i), { synchronize: false })(entity));
 }
 
+/** Name of the (column NULLS FIRST, id) index of a nullable sort column (created by a hand-written migration). */
+export function nullsFirstSortIndexName(table: string, column: string): string {
+  return `IDX_${table}_${column}_nulls_first`;
+}
+
+/**
+ * Keyset sort indexes of one column: (column, id), which serves ASC NULLS LAST and, scanned
+ * backward, DESC NULLS FIRST (on a NOT NULL column, every direction: the compiler writes no
+ * NULLS clause there). A nullable column also gets (column NULLS FIRST, id) for ASC NULLS FIRST
+ * and DESC NULLS LAST; TypeORM cannot express it, so it is declared unmanaged like the
+ * duplicate indexes. `id` follows the key's direction in every sort by one key (resolveSort).
+ */
+function declareSortIndexes(target: Function, table: string, column: string, nullable: boolean): void {
+  Index([column, 'id'])(target);
+  if (nullable) Index(nullsFirstSortIndexName(table, column), { synchronize: false })(target);
+}
+
 /**
  * Derives a TypeORM entity from a collection's field declarations: the common columns,
  * one column per stored value, a foreign key and an index per join column, the search vector
@@ -101,10 +121,11 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
     Column({ type: 'timestamp with time zone', default: () => 'now()' })(proto, 'updatedAt');
     Column({ type: 'timestamp with time zone', nullable: true })(proto, 'deletedAt');
     // keyset order (sort key, id) for the common sorts
-    Index(['createdAt', 'id'])(target);
+    declareSortIndexes(target, options.table, 'createdAt', false);
 
     const fields = getFieldDefinitions(options.fields);
-    if (fields.some((f) => f.name === 'position')) Index(['position', 'id'])(target);
+    const nullable = new Map(fields.flatMap((f) => storageColumnsOf(f)).map((c) => [c.column, c.nullable]));
+    if (nullable.has('position')) declareSortIndexes(target, options.table, 'position', nullable.get('position')!);
     for (const field of fields) {
       for (const col of storageColumnsOf(field)) {
         Column(columnOptions(col))(proto, col.column);
@@ -139,7 +160,9 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
       Index({ type: 'gin' })(proto, 'searchVector');
     }
     for (const index of options.indexes ?? []) {
-      Index(index.columns, { unique: index.unique, where: index.where })(target);
+      const [column, ...others] = index.columns;
+      if (!others.length && !index.unique && !index.where) declareSortIndexes(target, options.table, column, nullable.get(column) ?? false);
+      else Index(index.columns, { unique: index.unique, where: index.where })(target);
     }
     Entity(options.table)(target);
   };

@@ -85,7 +85,10 @@ export function filterMentions(node: FilterNode | undefined, field: string): boo
   return node.children.some((c) => filterMentions(c, field));
 }
 
-/** A sort key resolved to its column; `id` ends every sort. */
+/**
+ * A sort key resolved to its column; `id` ends every sort. `nullsFirst` is the placement asked
+ * for; on a NOT NULL column it changes nothing, and the SQL leaves it out (see `orderBySql`).
+ */
 export interface ResolvedSortKey {
   ref: ColumnRef;
   descending: boolean;
@@ -95,8 +98,9 @@ export interface ResolvedSortKey {
 const SORTABLE_EXCLUDED = new Set(['RAW_JSON', 'ARRAY', 'MULTI_SELECT']);
 
 /**
- * Resolves sort keys and appends `id` as the final tiebreaker, in the direction of the last key
- * so that a uniform sort can use one (key, id) index in one direction.
+ * Resolves sort keys and appends `id` as the final tiebreaker, in the direction of the last key:
+ * a sort by one key then runs on the (key, id) index, forward or backward (a backward scan
+ * reverses every column, so `id` must go the key's way).
  */
 export function resolveSort(target: QueryTarget, keys: SortKey[]): ResolvedSortKey[] {
   const resolved = keys.map((key) => {
@@ -117,40 +121,64 @@ export function reverseSort(keys: ResolvedSortKey[]): ResolvedSortKey[] {
   return keys.map((k) => ({ ...k, descending: !k.descending, nullsFirst: !k.nullsFirst }));
 }
 
+/**
+ * ORDER BY of a sort. A NULLS clause only on nullable columns: on a NOT NULL column it changes
+ * no row's place, but the planner matches it against the index order all the same, and
+ * `"createdAt" ASC NULLS FIRST` cannot use the ("createdAt", id) index (a sequential scan and a
+ * sort of the whole table instead). Nullable sortable columns have an index for each placement.
+ */
 export function orderBySql(keys: ResolvedSortKey[]): string {
   return keys
-    .map((k) => `${col(k.ref.column)} ${k.descending ? 'DESC' : 'ASC'} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}`)
+    .map((k) => {
+      const direction = `${col(k.ref.column)} ${k.descending ? 'DESC' : 'ASC'}`;
+      return k.ref.nullable ? `${direction} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}` : direction;
+    })
     .join(', ');
 }
 
-/** Strictly-after condition of one key for a cursor value, with NULLs placed as the sort says. */
-function afterSql(key: ResolvedSortKey, value: unknown, params: SqlParams): string | undefined {
-  const column = col(key.ref.column);
-  if (value === null) return key.nullsFirst ? `${column} IS NOT NULL` : undefined;
-  const cmp = `${column} ${key.descending ? '<' : '>'} ${params.add(value)}`;
-  return key.nullsFirst || !key.ref.nullable ? cmp : `(${cmp} OR ${column} IS NULL)`;
+/**
+ * Whether "after (v1, v2, ...)" is exactly the row comparison `(k1, k2, ...) > (v1, v2, ...)`
+ * (`<` when descending): one direction, and no NULL that the comparison would drop while the
+ * sort places it after the cursor. A NULL compares as unknown, so the row comparison excludes
+ * rows with a NULL key: right when the sort puts NULLs first, wrong when it puts them last.
+ */
+function rowComparable(keys: ResolvedSortKey[], values: unknown[]): boolean {
+  return keys.every((k, i) => k.descending === keys[0].descending && values[i] !== null && (!k.ref.nullable || k.nullsFirst));
+}
+
+function rowComparison(keys: ResolvedSortKey[], values: unknown[], params: SqlParams): string {
+  const operator = keys[0].descending ? '<' : '>';
+  if (keys.length === 1) return `${col(keys[0].ref.column)} ${operator} ${params.add(values[0])}`;
+  const left = keys.map((k) => col(k.ref.column)).join(', ');
+  const right = values.map((v) => params.add(v)).join(', ');
+  return `(${left}) ${operator} (${right})`;
 }
 
 /**
  * Keyset condition "row comes after the cursor row" for the given sort (already reversed for
- * backward pages). Uniform NOT NULL sorts become one row comparison that an index on the sort
- * columns answers directly; others expand to (k1 > c1) OR (k1 = c1 AND k2 > c2) ... with NULLs.
+ * backward pages), as index ranges wherever the sort allows: the longest tail of keys that is
+ * row-comparable becomes one row comparison, which a (k1, ..., id) btree index in the sort's
+ * order answers as an index condition; keys before it expand to
+ * (k1 after c1) OR (k1 = c1 AND <rest after>), with NULLs placed as the sort says.
  */
 export function keysetSql(keys: ResolvedSortKey[], values: unknown[], params: SqlParams): string {
-  const uniform = keys.every((k) => k.descending === keys[0].descending);
-  const noNulls = keys.every((k, i) => !k.ref.nullable && values[i] !== null);
-  if (uniform && noNulls) {
-    const left = keys.map((k) => col(k.ref.column)).join(', ');
-    const right = values.map((v) => params.add(v)).join(', ');
-    return `(${left}) ${keys[0].descending ? '<' : '>'} (${right})`;
+  if (rowComparable(keys, values)) return rowComparison(keys, values, params);
+  const [key, ...restKeys] = keys;
+  const [value, ...restValues] = values;
+  const column = col(key.ref.column);
+  const rest = () => keysetSql(restKeys, restValues, params);
+  if (value === null) {
+    // within the NULLs of this key, the rest decides; if NULLs come first, every value follows
+    const sameNull = restKeys.length ? `(${column} IS NULL AND ${rest()})` : 'FALSE';
+    return key.nullsFirst ? `(${column} IS NOT NULL OR ${sameNull})` : sameNull;
   }
-  const branches: string[] = [];
-  const equalities: string[] = [];
-  keys.forEach((key, i) => {
-    const after = afterSql(key, values[i], params);
-    if (after) branches.push([...equalities, after].join(' AND '));
-    if (i === keys.length - 1) return; // the last key needs no equality (and no unused parameter)
-    equalities.push(values[i] === null ? `${col(key.ref.column)} IS NULL` : `${col(key.ref.column)} = ${params.add(values[i])}`);
-  });
-  return branches.length === 0 ? 'FALSE' : `(${branches.map((b) => `(${b})`).join(' OR ')})`;
+  // the NULLs of a nullable key that the sort puts last all follow a non-null cursor value
+  const nullsAfter = key.ref.nullable && !key.nullsFirst ? ` OR ${column} IS NULL` : '';
+  if (restKeys.length && rowComparable(restKeys, restValues) && restKeys[0].descending === key.descending) {
+    // (k, rest) after (v, rest values) is one row comparison but for this key's trailing NULLs
+    return `(${rowComparison(keys, values, params)}${nullsAfter})`;
+  }
+  const after = `${column} ${key.descending ? '<' : '>'} ${params.add(value)}`;
+  if (!restKeys.length) return `(${after}${nullsAfter})`;
+  return `(${after}${nullsAfter} OR (${column} = ${params.add(value)} AND ${rest()}))`;
 }
