@@ -45,7 +45,7 @@ export class Load {
     private readonly token: string,
     private readonly rate: number,
     private readonly maxRequests: number,
-    private readonly maxInFlight = 64,
+    private readonly maxInFlight = 128,
   ) {}
 
   start(): void {
