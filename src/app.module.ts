@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { COLLECTION_DEFINITIONS, ENTITIES, COLLECTIONS } from './collections';
+import { COLLECTION_DEFINITIONS, DATABASE_SCHEMA, COLLECTIONS } from './collections';
 import { AuthModule } from './core/auth/auth.module';
 import { AppConfig } from './core/config/app-config';
 import { ConfigModule } from './core/config/config.module';
-import { CrudModule } from './core/records/crud.module';
+import { RecordsModule } from './core/records/records.module';
 import { UnknownRouteModule } from './core/rest/unknown-route.controller';
 import { DatabaseModule } from './core/database/database.module';
 import { AllExceptionsFilter } from './core/rest/all-exceptions.filter';
@@ -22,9 +22,9 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         ...(logging ? [logging] : []),
-        DatabaseModule.forRoot(ENTITIES),
+        DatabaseModule.forRoot(DATABASE_SCHEMA),
         SharedRedisModule,
-        CrudModule.forRoot(COLLECTION_DEFINITIONS),
+        RecordsModule.forRoot(COLLECTION_DEFINITIONS),
         AuthModule,
         OpenApiModule,
         HealthModule,

@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import { AppModule } from '../app.module';
 import { createApiKey } from '../collections/api-keys/first-api-key';
 import { loadConfig } from '../core/config/app-config';
-import { CrudService } from '../core/records/crud.service';
 
 /**
  * npm run apikey:create -- --name NAME [--days N]
@@ -19,7 +18,7 @@ async function main(): Promise<void> {
   const config = { ...loadConfig(), bootstrapApiKey: false };
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error'] });
   try {
-    const key = await createApiKey(app.get(CrudService), values.name, new Date(Date.now() + days * 86_400_000));
+    const key = await createApiKey(app, values.name, new Date(Date.now() + days * 86_400_000));
     process.stdout.write(`API key '${values.name}' (id ${key.id}), shown once:\n${key.token}\n`);
   } finally {
     await app.close();

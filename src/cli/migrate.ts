@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { ENTITIES } from '../collections';
+import { DATABASE_SCHEMA } from '../collections';
 import { loadConfig } from '../core/config/app-config';
 import { dataSourceOptions, openEmbeddedDatabase } from '../core/database/data-source-options';
 import { runMigrations } from '../core/database/migrate';
@@ -9,7 +9,7 @@ import { runMigrations } from '../core/database/migrate';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { forMigrations: true });
   const embedded = config.databaseUrl ? undefined : openEmbeddedDatabase(config.dataDir);
-  const dataSource = await new DataSource(dataSourceOptions(config, ENTITIES, embedded)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(config, DATABASE_SCHEMA, embedded)).initialize();
   try {
     const applied = await runMigrations(dataSource, { locked: !!config.databaseUrl });
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'no pending migration\n');

@@ -1,5 +1,6 @@
 import { IdempotencyKeyEntity } from '../core/idempotency/idempotency-key.entity';
 import { Type } from '@nestjs/common';
+import type { DatabaseSchema } from '../core/database/data-source-options';
 import { CollectionDefinition } from '../core/model/collection-definition';
 import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
 import { apiKeys } from './api-keys/api-key.entity';
@@ -124,5 +125,5 @@ export const COLLECTIONS: CollectionRegistration[] = [
 ];
 
 export const COLLECTION_DEFINITIONS = COLLECTIONS.map((c) => c.definition);
-/** Every entity of the DataSource: the collections, the webhook outbox and the idempotency keys. */
-export const ENTITIES: Function[] = [...COLLECTIONS.map((c) => c.definition.entity), WebhookDeliveryEntity, IdempotencyKeyEntity];
+/** What the DataSource holds: every collection's table, the webhook outbox and the idempotency keys. */
+export const DATABASE_SCHEMA: DatabaseSchema = { collections: COLLECTION_DEFINITIONS, entities: [WebhookDeliveryEntity, IdempotencyKeyEntity] };

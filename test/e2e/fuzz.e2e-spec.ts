@@ -76,7 +76,7 @@ describe('fuzz: random requests against every route kind', () => {
     const out: Record<string, number> = {};
     for (const meta of ALL_COLLECTIONS) {
       if (EVENT_TABLES.has(meta.table)) continue;
-      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM ${meta.sqlTable}`);
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "${meta.table}"`);
       out[meta.plural] = n;
     }
     return out;

@@ -2,7 +2,6 @@ import { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
-import { CrudService } from '../../src/core/records/crud.service';
 import { sleep } from '../support/child-server';
 import { postgresBinDir, PostgresServer } from '../support/embedded-postgres';
 import { announceSkippedSuite } from '../support/skipped-suites';
@@ -81,7 +80,7 @@ interface Timed {
     app = created.app;
     await app.listen(0, '127.0.0.1');
     baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
-    token = (await createApiKey(app.get(CrudService), 'outage', new Date(Date.now() + 3600_000))).token;
+    token = (await createApiKey(app, 'outage', new Date(Date.now() + 3600_000))).token;
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { createApp } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
-import { CrudService } from '../../src/core/records/crud.service';
 import { IdempotencyStore } from '../../src/core/idempotency/idempotency.store';
 import { Http } from '../support/http';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
@@ -78,7 +77,7 @@ describe('idempotent creates', () => {
 
   it('scopes keys to the API key: another key may use the same value', async () => {
     const k = key();
-    const { token } = await createApiKey(t.app.get(CrudService), 'second', new Date(Date.now() + 3600_000));
+    const { token } = await createApiKey(t.app, 'second', new Date(Date.now() + 3600_000));
     const other = new Http(t.baseUrl, token);
     expect((await t.http.post('/companies', { name: 'Idem Scope' }, { headers: { 'idempotency-key': k } })).status).toBe(201);
     const second = await other.post('/companies', { name: 'Idem Scope' }, { headers: { 'idempotency-key': k } });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { COLLECTION_DEFINITIONS } from '../../src/collections';
-import { CollectionCatalog, CollectionMeta } from '../../src/core/model/collection-meta';
+import { CollectionMeta } from '../../src/core/model/collection-meta';
+import { CollectionCatalog } from '../../src/core/model/collection-catalog';
 import { DeclaredField } from '../../src/core/fields/define-field';
 import { FieldDefinition, isComposite } from '../../src/core/fields/field-definition';
 import { subFieldsOf } from '../../src/core/fields/composite-fields';
@@ -129,6 +130,6 @@ export function selectField(meta: CollectionMeta): DeclaredField | undefined {
 
 /** Row count of a collection's table, soft-deleted rows included. */
 export async function rowCount(query: (sql: string) => Promise<Record<string, unknown>[]>, meta: CollectionMeta): Promise<number> {
-  const [row] = await query(`SELECT count(*) AS n FROM ${meta.sqlTable}`);
+  const [row] = await query(`SELECT count(*) AS n FROM "${meta.table}"`);
   return Number(row.n);
 }

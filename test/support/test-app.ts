@@ -2,7 +2,6 @@ import { INestApplication } from '@nestjs/common';
 import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { AppConfig } from '../../src/core/config/app-config';
-import { CrudService } from '../../src/core/records/crud.service';
 import { Db } from '../../src/core/database/db';
 import { Http } from './http';
 import { ResponseValidator } from './openapi-validator';
@@ -48,7 +47,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
   });
   await app.listen(0, '127.0.0.1');
   const baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
-  const { token } = await createApiKey(app.get(CrudService), 'e2e', new Date(Date.now() + 3600_000));
+  const { token } = await createApiKey(app, 'e2e', new Date(Date.now() + 3600_000));
   const doc = (await (await fetch(`${baseUrl}/open-api/core`)).json()) as Record<string, unknown>;
   const validator = new ResponseValidator(doc);
   return {

@@ -1,18 +1,23 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { INestApplicationContext, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
-import { CollectionCatalog } from '../../core/model/collection-meta';
-import { CrudService } from '../../core/records/crud.service';
 import { Db } from '../../core/database/db';
+import { CollectionCatalog } from '../../core/model/collection-catalog';
+import { SYSTEM_ACTOR } from '../../core/model/record';
+import { RecordWrites } from '../../core/records/record-writes';
+import { Repositories } from '../../core/repository/repositories';
 
 /** Arbitrary constant of the advisory lock that makes concurrent first starts create one key. */
 const FIRST_KEY_LOCK = 727_117_002;
 
-export const SYSTEM_ACTOR = { apiKeyId: '', apiKeyName: 'System', workspaceMemberId: null };
+/** Creates an API key through the shared write path (events included) and returns its token (shown once). */
+async function createKey(writes: RecordWrites, catalog: CollectionCatalog, name: string, expiresAt: Date): Promise<{ id: string; token: string }> {
+  const { records } = await writes.create(catalog.require('apiKeys'), [{ name, expiresAt: expiresAt.toISOString() }], { depth: 0 }, SYSTEM_ACTOR);
+  return { id: records[0].id as string, token: records[0].token as string };
+}
 
-/** Creates an API key through the shared CRUD path and returns its token (shown once). */
-export async function createApiKey(crud: CrudService, name: string, expiresAt: Date): Promise<{ id: string; token: string }> {
-  const [created] = await crud.createMany(crud.meta('apiKeys'), [{ name, expiresAt: expiresAt.toISOString() }], { depth: '0' }, SYSTEM_ACTOR);
-  return { id: created.id as string, token: created.token as string };
+/** Creates an API key in a running application (command-line tools, tests, benchmarks). */
+export function createApiKey(app: INestApplicationContext, name: string, expiresAt: Date): Promise<{ id: string; token: string }> {
+  return createKey(app.get(RecordWrites), app.get(CollectionCatalog), name, expiresAt);
 }
 
 /**
@@ -23,8 +28,9 @@ export async function createApiKey(crud: CrudService, name: string, expiresAt: D
 export class FirstApiKey implements OnApplicationBootstrap {
   constructor(
     private readonly db: Db,
-    private readonly crud: CrudService,
+    private readonly writes: RecordWrites,
     private readonly catalog: CollectionCatalog,
+    private readonly repositories: Repositories,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -36,11 +42,9 @@ export class FirstApiKey implements OnApplicationBootstrap {
     let token: string | undefined;
     try {
       if (lock) await lock.query('SELECT pg_advisory_lock($1)', [FIRST_KEY_LOCK]);
-      const table = this.catalog.require('apiKeys').sqlTable;
-      const [{ exists }] = await this.db.query<{ exists: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS exists`);
-      if (!exists) {
+      if (!(await this.repositories.get('apiKeys').exists(this.db))) {
         const expiresAt = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
-        token = (await createApiKey(this.crud, 'First key', expiresAt)).token;
+        token = (await createKey(this.writes, this.catalog, 'First key', expiresAt)).token;
       }
     } finally {
       if (lock) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuditLogSubscriber } from './audit-log.subscriber';
 import { AuditLogsController } from './audit-logs.controller';
 
-@Module({ controllers: [AuditLogsController] })
+@Module({ controllers: [AuditLogsController], providers: [AuditLogSubscriber] })
 export class AuditLogsModule {}

@@ -16,4 +16,6 @@ export const noteTargets = defineCollection({
   response: NoteTargetForResponse,
   duplicateCriteria: [],
   timeline: false,
+  // events on a note target also appear on the timeline of the records it links, as linked-note.*
+  linkedTimeline: { via: 'noteId', name: 'linked-note' },
 });

@@ -16,4 +16,6 @@ export const taskTargets = defineCollection({
   response: TaskTargetForResponse,
   duplicateCriteria: [],
   timeline: false,
+  // events on a task target also appear on the timeline of the records it links, as linked-task.*
+  linkedTimeline: { via: 'taskId', name: 'linked-task' },
 });

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookOutboxSubscriber } from './webhook-outbox.subscriber';
 import { WebhooksController } from './webhooks.controller';
 
-@Module({ controllers: [WebhooksController] })
+/** Webhooks: the collection, the outbox its events fill, and the dispatcher that delivers it. */
+@Module({ controllers: [WebhooksController], providers: [WebhookDispatcher, WebhookOutboxSubscriber] })
 export class WebhooksModule {}

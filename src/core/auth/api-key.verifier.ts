@@ -1,50 +1,42 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CollectionCatalog } from '../model/collection-meta';
 import { toIsoTimestamp } from '../repository/record-codec';
-import { RequestActor } from '../repository/record-writer';
-import { Db } from '../database/db';
+import { RequestActor } from '../model/record';
+import { ApiKeyStore, StoredApiKey } from './api-key-store';
 import { hashToken, looksLikeToken } from './api-key-tokens';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  tokenHash: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-}
 
 export type Verification = { ok: true; actor: RequestActor } | { ok: false; reason: string };
 
 const MAX_CACHED_KEYS = 10_000;
 
 /**
- * Checks bearer tokens against the stored hashes of `apiKeys`. A verified key is trusted for
+ * Checks bearer tokens against the stored hashes of API keys, looked up in the store that the
+ * module owning the keys registers (`useStore`; the start fails without one). A verified key is trusted for
  * `API_KEY_CACHE_TTL_MS` (at most 5 s) before it is looked up again, so a revocation or an
  * expiry set on any instance stops the key everywhere within that time; `expiresAt` itself is
  * compared with the clock on every request.
  */
 @Injectable()
-export class ApiKeyVerifier {
-  private readonly cache = new Map<string, { row: KeyRow; until: number }>();
+export class ApiKeyVerifier implements OnApplicationBootstrap {
+  private readonly cache = new Map<string, { row: StoredApiKey; until: number }>();
+  private store?: ApiKeyStore;
 
-  constructor(
-    private readonly db: Db,
-    private readonly catalog: CollectionCatalog,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  private async lookup(hash: string): Promise<KeyRow | undefined> {
+  useStore(store: ApiKeyStore): void {
+    this.store = store;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.store) throw new Error('No API key store registered: every request would be refused (the apiKeys collection module provides it)');
+  }
+
+  private async lookup(hash: string): Promise<StoredApiKey | undefined> {
     const now = Date.now();
     const cached = this.cache.get(hash);
     if (cached && cached.until > now) return cached.row;
-    const table = this.catalog.require('apiKeys').sqlTable;
-    const [row] = await this.db.query<KeyRow>(
-      `SELECT "id", "name", "tokenHash", "expiresAt", "revokedAt" FROM ${table} WHERE "tokenHash" = $1 AND "deletedAt" IS NULL`,
-      [hash],
-      'auth:api-key-by-hash',
-    );
+    const row = await this.store!.findByTokenHash(hash);
     if (!row) {
       this.cache.delete(hash);
       return undefined;

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { RequestActor } from '../repository/record-writer';
+import { RequestActor } from '../model/record';
 
 /** Property of the request object where the guard leaves the authenticated actor. */
 export const ACTOR_PROPERTY = 'crmActor';

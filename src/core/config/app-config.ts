@@ -24,6 +24,8 @@ export interface AppConfig {
   dbStatementTimeoutMs: number;
   /** Run pending migrations at start (`MIGRATIONS_RUN`, default true). */
   migrationsRun: boolean;
+  /** TYPEORM_LOGGING=true: TypeORM logs every statement (migrations, schema checks). */
+  typeormLogging: boolean;
   /** 32-byte key (base64 or hex) for secret fields and cursor signatures (`ENCRYPTION_KEY`). */
   encryptionKey?: string;
   /** Request body limit in bytes (`BODY_LIMIT`, default 10 MB). */
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     dbConnectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
     dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     migrationsRun: read.bool('MIGRATIONS_RUN', true),
+    typeormLogging: read.bool('TYPEORM_LOGGING', false),
     encryptionKey,
     bodyLimitBytes: bodyLimitBytes ?? 10 * 1024 * 1024,
     batchMax: read.int('BATCH_MAX', 200, 1, 10_000),

@@ -1,4 +1,4 @@
-import { CollectionCatalog } from '../model/collection-meta';
+import { CollectionCatalog } from '../model/collection-catalog';
 import { ConstraintViolation } from './db-errors';
 
 /** A constraint violation as a client-facing message naming the field (never the SQL). */

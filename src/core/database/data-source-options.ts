@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { types as pgTypes } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import type { CollectionDefinition } from '../model/collection-definition';
+import { bindCollectionEntities } from './record-entity';
 
 // The package types contrib/* as ECMAScript only; its CommonJS build is there at run time.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -38,26 +40,28 @@ export function openEmbeddedDatabase(dataDir: string): PGlite {
   return new PGlite(location, { extensions: { pg_trgm } });
 }
 
+/** What the database holds: the collections' tables and the other tables (outbox, idempotency keys). */
+export interface DatabaseSchema {
+  collections: readonly CollectionDefinition[];
+  entities: Function[];
+}
+
 /**
  * The ONE definition of the database connection, used by the application and the TypeORM CLI.
  * With `DATABASE_URL`: a `pg` pool of `DB_POOL_SIZE` connections. Without: the embedded PGlite
  * database behind the same `pg` driver through PGlite's node-postgres adapter (a pool of one
  * connection, so transactions never interleave).
  */
-export function dataSourceOptions(
-  config: AppConfig,
-  entities: Function[],
-  embedded?: PGlite,
-): DataSourceOptions {
+export function dataSourceOptions(config: AppConfig, schema: DatabaseSchema, embedded?: PGlite): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities,
+    entities: [...bindCollectionEntities(schema.collections), ...schema.entities],
     migrations: [join(__dirname, '..', '..', 'migrations', '*.{ts,js}')],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
     uuidExtension: 'pgcrypto' as const,
-    logging: process.env.TYPEORM_LOGGING === 'true' ? ('all' as const) : (['error'] as ('error')[]),
+    logging: config.typeormLogging ? ('all' as const) : (['error'] as 'error'[]),
   };
   if (config.databaseUrl) {
     return {

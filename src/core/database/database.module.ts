@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pool } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { dataSourceOptions, openEmbeddedDatabase } from './data-source-options';
+import { DatabaseSchema, dataSourceOptions, openEmbeddedDatabase } from './data-source-options';
 import { Db } from './db';
 import { runMigrations } from './migrate';
 
@@ -50,7 +50,7 @@ export function poolOf(dataSource: DataSource): Pool {
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(entities: Function[]): DynamicModule {
+  static forRoot(schema: DatabaseSchema): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -59,7 +59,7 @@ export class DatabaseModule {
           imports: [EmbeddedDatabaseModule],
           inject: [APP_CONFIG, EMBEDDED_DB],
           useFactory: (config: AppConfig, embedded: PGlite | null) => ({
-            ...dataSourceOptions(config, entities, embedded ?? undefined),
+            ...dataSourceOptions(config, schema, embedded ?? undefined),
             // a database that is still starting: retry for about 30 s before giving up
             retryAttempts: 20,
             retryDelay: 1500,

@@ -1,41 +1,37 @@
 import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { getFieldDefinitions } from '../fields/field-definition';
 import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
+import type { CollectionDefinition } from '../model/collection-definition';
+import { RECORD_ENTITY_KEY, RecordEntityOptions, recordEntityOptions } from '../model/record-entity-options';
 
 /**
- * An extra index of a collection (collections.json `indexes`). A plain one-column index (not
- * unique, no `where`) is a sort index: see `declareSortIndexes`.
+ * Resolves a collection's entity class by plural name for TypeORM's relation metadata, which it
+ * reads lazily when a DataSource is built: bound by `bindCollectionEntities`, which the one
+ * DataSource definition calls with the collection list.
  */
-export interface IndexSpec {
-  columns: string[];
-  unique?: boolean;
-  where?: string;
-}
-
-export interface RecordEntityOptions {
-  /** Table name (the singular name, as Twenty names its tables). */
-  table: string;
-  /** The create DTO: the one declaration of the collection's writable fields. */
-  fields: Function;
-  /** Field paths concatenated into the generated `searchVector` tsvector column. */
-  searchVector?: string[];
-  indexes?: IndexSpec[];
-}
-
-const RECORD_ENTITY_KEY = Symbol('crm:record-entity');
-
-/** Resolves a collection's entity class by plural name (set by the collection registry). */
 let resolveEntity: (plural: string) => Function = (plural) => {
-  throw new Error(`No collection registry to resolve '${plural}'`);
+  throw new Error(`Relation to '${plural}' read before bindCollectionEntities() was given the collections`);
 };
-export function setEntityResolver(resolver: (plural: string) => Function): void {
-  resolveEntity = resolver;
-}
+const bound = new WeakSet<Function>();
 
-export function recordEntityOptions(entity: Function): RecordEntityOptions {
-  const options = Reflect.getOwnMetadata(RECORD_ENTITY_KEY, entity);
-  if (!options) throw new Error(`${entity.name} is not decorated with @RecordEntity`);
-  return options;
+/**
+ * Completes the entities of a collection list (explicitly, when the DataSource is defined):
+ * relation targets resolve within the list, and the duplicate-criteria indexes are declared
+ * (once per entity, however many DataSources a process builds).
+ */
+export function bindCollectionEntities(collections: readonly CollectionDefinition[]): Function[] {
+  const byPlural = new Map(collections.map((def) => [def.plural, def.entity]));
+  resolveEntity = (plural) => {
+    const entity = byPlural.get(plural);
+    if (!entity) throw new Error(`Relation to unknown collection '${plural}'`);
+    return entity;
+  };
+  for (const def of collections) {
+    if (bound.has(def.entity)) continue;
+    bound.add(def.entity);
+    declareDuplicateIndexes(def.entity, def.duplicateCriteria);
+  }
+  return collections.map((def) => def.entity);
 }
 
 /**
@@ -84,7 +80,7 @@ export function duplicateIndexName(table: string, criterion: number): string {
  * Declares, without letting TypeORM manage them, the `lower(...)` expression indexes that serve
  * the duplicate criteria (TypeORM cannot express them; declaring keeps its diffs clean).
  */
-export function declareDuplicateIndexes(entity: Function, criteria: string[][]): void {
+function declareDuplicateIndexes(entity: Function, criteria: string[][]): void {
   const { table } = recordEntityOptions(entity);
   criteria.forEach((_, i) => Index(duplicateIndexName(table, i), { synchronize: false })(entity));
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CollectionMeta } from '../model/collection-meta';
-import type { ApiRecord } from '../repository/record-codec';
+import type { ApiRecord } from '../model/record';
 
 export type RecordAction = 'created' | 'updated' | 'deleted' | 'destroyed' | 'restored';
 
@@ -59,20 +59,4 @@ export function auditProperties(event: RecordEvent): Record<string, unknown> {
     default:
       return { before: event.before };
   }
-}
-
-/**
- * The body of a webhook POST without the per-webhook parts (`targetUrl`, `webhookId`), which the
- * dispatcher adds: `{targetUrl, eventName, objectMetadata: {nameSingular}, workspaceId, webhookId,
- * eventDate, record, updatedFields?}`. This service has no workspaces: `workspaceId` is null.
- */
-export function webhookPayload(event: RecordEvent): Record<string, unknown> {
-  return {
-    eventName: event.name,
-    objectMetadata: { nameSingular: event.meta.def.singular },
-    workspaceId: null,
-    eventDate: new Date().toISOString(),
-    record: event.after ?? event.before,
-    ...(event.updatedFields ? { updatedFields: event.updatedFields } : {}),
-  };
 }

@@ -3,8 +3,10 @@ import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateBy, ValidateNested } from 'class-validator';
 import { DEFAULT_NOW, FieldDefinition, isComposite, isRequired, registerField } from './field-definition';
-import { ANY_JSON } from '../openapi/openapi31';
 import { checkFieldValue, FieldRuleOptions } from './field-rules';
+
+/** Marker the field decorators put on RAW_JSON properties: any JSON value is accepted (OpenAPI 3.1 drops the type). */
+export const ANY_JSON = 'x-any-json';
 
 /** Name of the class-validator constraint every field decorator applies. */
 export const FIELD_CONSTRAINT = 'crmField';

@@ -22,14 +22,20 @@ export interface StoredResponse {
   body: unknown;
 }
 
-/** Reads the header (undefined when absent); 400 when it is malformed or repeated. */
-export function idempotencyRequest(header: unknown, apiKeyId: string, ...parts: unknown[]): IdempotencyRequest | undefined {
+/** Reads an `Idempotency-Key` header (undefined when absent); 400 when it is malformed or repeated. */
+export function parseIdempotencyKey(header: unknown): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
     throw new BadRequestException('Idempotency-Key must be one value of 1 to 255 visible ASCII characters (a UUID, for example)');
   }
+  return header;
+}
+
+/** The idempotency request of a key, scoped to its API key; `parts` (route, parameters, body) make its fingerprint. */
+export function idempotencyRequest(key: string | undefined, apiKeyId: string, ...parts: unknown[]): IdempotencyRequest | undefined {
+  if (key === undefined) return undefined;
   const fingerprint = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
-  return { apiKeyId, key: header, fingerprint };
+  return { apiKeyId, key, fingerprint };
 }
 
 /**

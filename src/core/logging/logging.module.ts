@@ -4,7 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import pino, { DestinationStream, Level, Logger } from 'pino';
 import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
 import { AppConfig } from '../config/app-config';
-import type { RequestActor } from '../repository/record-writer';
+import type { RequestActor } from '../model/record';
 
 type Req = IncomingMessage & { requestId?: string; originalUrl?: string; [ACTOR_PROPERTY]?: RequestActor };
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;

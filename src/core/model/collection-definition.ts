@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
-import { declareDuplicateIndexes, recordEntityOptions, setEntityResolver } from '../database/record-entity';
 import type { CollectionHooks } from './collection-hooks';
+import { recordEntityOptions } from './record-entity-options';
 
 /**
  * Everything the shared CRUD base needs to serve one collection. A collection's folder
@@ -26,24 +26,20 @@ export interface CollectionDefinition {
   duplicateCriteria: string[][];
   /** Whether events on this collection create timelineActivities rows. */
   timeline: boolean;
+  /**
+   * For a junction collection (note and task targets): its events also appear on the timeline
+   * of each record it links, named `<name>.<action>`, with `via` (its own parent) as the linked record.
+   */
+  linkedTimeline?: { via: string; name: string };
   /** Named overrides of the generic behaviour (apiKeys tokens...), with their reason. */
   hooks?: CollectionHooks;
 }
 
-const registry = new Map<string, CollectionDefinition>();
-
-setEntityResolver((plural) => {
-  const def = registry.get(plural);
-  if (!def) throw new Error(`Relation to unknown collection '${plural}'`);
-  return def.entity;
-});
-
-/** Declares a collection and registers it by plural name (names must be unique). */
+/**
+ * Declares a collection (pure: checks that its entity is a @RecordEntity and returns it). The
+ * catalog is built from the list of declarations at start-up (`collections/index.ts`).
+ */
 export function defineCollection(def: CollectionDefinition): CollectionDefinition {
-  recordEntityOptions(def.entity); // fails early when the entity is not a @RecordEntity
-  const existing = registry.get(def.plural);
-  if (existing && existing !== def) throw new Error(`Collection '${def.plural}' is declared twice`);
-  if (!existing) declareDuplicateIndexes(def.entity, def.duplicateCriteria);
-  registry.set(def.plural, def);
+  recordEntityOptions(def.entity);
   return def;
 }

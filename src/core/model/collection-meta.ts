@@ -1,9 +1,9 @@
-import { recordEntityOptions } from '../database/record-entity';
+import { recordEntityOptions } from './record-entity-options';
 import { DeclaredField } from '../fields/define-field';
 import { getFieldDefinitions, OnDeleteAction } from '../fields/field-definition';
 import { StorageColumn, storageColumnsOf } from '../fields/storage-columns';
-import { QueryError } from '../query/query-error';
-import { ColumnRef, QueryTarget } from '../query/query-target';
+import { QueryError } from '../errors/query-error';
+import { ColumnRef, QueryTarget } from './column-ref';
 import { CollectionDefinition } from './collection-definition';
 
 export interface RelationMeta {
@@ -17,11 +17,6 @@ export interface RelationMeta {
   onDelete: OnDeleteAction;
 }
 
-/** Quotes an identifier that comes from metadata (never from a request). */
-export function q(identifier: string): string {
-  return `"${identifier.replace(/"/g, '""')}"`;
-}
-
 export const COMMON_FIELDS = ['id', 'createdAt', 'updatedAt', 'deletedAt'] as const;
 
 /**
@@ -29,16 +24,14 @@ export const COMMON_FIELDS = ['id', 'createdAt', 'updatedAt', 'deletedAt'] as co
  * fields, storage columns, relations and SQL fragments. Nothing here is recomputed per request.
  */
 export class CollectionMeta implements QueryTarget {
+  /** The table name (TypeORM entity), e.g. `person`. */
   readonly table: string;
-  readonly sqlTable: string;
   readonly fields: DeclaredField[];
   readonly fieldByName: Map<string, DeclaredField>;
   readonly columns: StorageColumn[];
   readonly columnsByField: Map<string, StorageColumn[]>;
   readonly manyToOne: RelationMeta[] = [];
   readonly oneToMany: RelationMeta[] = [];
-  /** `"id", "createdAt", ... , "statuses"::text[] AS "statuses"`: every readable column. */
-  readonly selectList: string;
   /** Whether records have a `position`, the order of their ONE_TO_MANY lists. */
   readonly hasPosition: boolean;
   /** Encrypted and write-only fields need per-row work; others are copied. */
@@ -48,7 +41,6 @@ export class CollectionMeta implements QueryTarget {
 
   constructor(readonly def: CollectionDefinition) {
     this.table = recordEntityOptions(def.entity).table;
-    this.sqlTable = q(this.table);
     this.fields = getFieldDefinitions(def.create) as DeclaredField[];
     this.fieldByName = new Map(this.fields.map((f) => [f.name, f]));
     this.columnsByField = new Map(this.fields.map((f) => [f.name, storageColumnsOf(f)]));
@@ -64,13 +56,6 @@ export class CollectionMeta implements QueryTarget {
         });
       }
     }
-    const readable = (col: StorageColumn) =>
-      // enum arrays come back as untyped literals; cast to text[] so the driver parses them
-      col.type === 'MULTI_SELECT' ? `${q(col.column)}::text[] AS ${q(col.column)}` : q(col.column);
-    this.selectList = [
-      ...COMMON_FIELDS.map(q),
-      ...this.columns.filter((c) => !c.field.writeOnly).map(readable),
-    ].join(', ');
     this.hasPosition = this.fieldByName.has('position');
     this.hasSecrets = this.fields.some((f) => f.encrypted || f.writeOnly);
     this.paths.set('id', { path: 'id', column: 'id', type: 'UUID', nullable: false });
@@ -115,63 +100,5 @@ export class CollectionMeta implements QueryTarget {
     const stored = this.columns.find((c) => c.column === column);
     if (!stored) return undefined;
     return stored.sub ? `${stored.field.name}.${stored.sub.name}` : stored.field.name;
-  }
-
-}
-
-/**
- * All collections by plural name, with their relations resolved in both directions
- * (every MANY_TO_ONE join column yields the ONE_TO_MANY array on its target).
- */
-export class CollectionCatalog {
-  private readonly byPlural = new Map<string, CollectionMeta>();
-  private readonly byTable = new Map<string, CollectionMeta>();
-  private readonly pluralBySingular = new Map<string, string>();
-
-  constructor(definitions: CollectionDefinition[]) {
-    for (const def of definitions) {
-      const meta = new CollectionMeta(def);
-      this.byPlural.set(def.plural, meta);
-      this.byTable.set(meta.table, meta);
-      this.pluralBySingular.set(def.singular, def.plural);
-    }
-    for (const meta of this.byPlural.values()) {
-      for (const rel of meta.manyToOne) {
-        const target = this.byPlural.get(rel.target);
-        if (!target) throw new Error(`${meta.plural}.${rel.joinColumn} points at unknown collection '${rel.target}'`);
-        const field = meta.fieldByName.get(rel.joinColumn)!;
-        target.oneToMany.push({
-          name: field.relation!.inverse,
-          kind: 'ONE_TO_MANY',
-          target: meta.plural,
-          joinColumn: rel.joinColumn,
-          onDelete: rel.onDelete,
-        });
-      }
-    }
-  }
-
-  get(plural: string): CollectionMeta | undefined {
-    return this.byPlural.get(plural);
-  }
-
-  require(plural: string): CollectionMeta {
-    const meta = this.byPlural.get(plural);
-    if (!meta) throw new Error(`Unknown collection ${plural}`);
-    return meta;
-  }
-
-  /** The collection stored in a table (to name fields in database error messages). */
-  byTableName(table: string): CollectionMeta | undefined {
-    return this.byTable.get(table);
-  }
-
-  /** The plural name a singular belongs to (`company` -> `companies`). */
-  pluralOf(singular: string): string | undefined {
-    return this.pluralBySingular.get(singular);
-  }
-
-  all(): CollectionMeta[] {
-    return [...this.byPlural.values()];
   }
 }

@@ -2,7 +2,9 @@ import { Controller, Get, INestApplication, Injectable, Module } from '@nestjs/c
 import { ApiExcludeController, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { version } from '../../../package.json';
 import { Public } from '../auth/public.decorator';
+import { CollectionCatalog } from '../model/collection-catalog';
 import { toOpenApi31 } from './openapi31';
+import { documentRelations } from './record-response';
 import { WEBHOOK_DOCS } from './webhooks.docs';
 
 /** Holds the OpenAPI document built once at start-up. */
@@ -27,8 +29,12 @@ export class OpenApiController {
 @Module({ providers: [OpenApiDocument], controllers: [OpenApiController], exports: [OpenApiDocument] })
 export class OpenApiModule {}
 
-/** Builds the document from the controllers' decorators and serves Swagger UI at /rest/docs. */
+/**
+ * Builds the document from the controllers' decorators (the relation fields of every response
+ * schema first, now that every collection is known) and serves Swagger UI at /rest/docs.
+ */
 export function setupOpenApi(app: INestApplication): Record<string, unknown> {
+  documentRelations(app.get(CollectionCatalog));
   const config = new DocumentBuilder()
     .setTitle('CRM record service')
     .setDescription(

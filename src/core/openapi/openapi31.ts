@@ -1,9 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { ANY_JSON } from '../fields/define-field';
 
 type Schema = Record<string, any>;
-
-/** Marker the field decorators put on RAW_JSON properties: any JSON value is accepted. */
-export const ANY_JSON = 'x-any-json';
 
 /**
  * Rewrites one schema from the OpenAPI 3.0 dialect @nestjs/swagger emits into JSON Schema

@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import type { CollectionCatalog } from '../model/collection-meta';
+import type { CollectionCatalog } from '../model/collection-catalog';
 import { apiPropertyFor, DeclaredField } from '../fields/define-field';
 import { getFieldDefinitions } from '../fields/field-definition';
 

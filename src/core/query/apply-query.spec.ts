@@ -1,8 +1,8 @@
 import { filterSql, keysetSql, orderBySql, resolveSort, reverseSort, SqlParams } from './apply-query';
 import { parseFilter } from './parse-filter';
 import { parseOrderBy } from './parse-order-by';
-import { QueryError } from './query-error';
-import { ColumnRef, QueryTarget } from './query-target';
+import { QueryError } from '../errors/query-error';
+import { ColumnRef, QueryTarget } from '../model/column-ref';
 
 const columns: Record<string, ColumnRef> = {
   id: { path: 'id', column: 'id', type: 'UUID', nullable: false },

@@ -1,8 +1,8 @@
 import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
 import { FilterNode, FilterOperator } from './parse-filter';
 import { SortKey } from './parse-order-by';
-import { QueryError } from './query-error';
-import { ColumnRef, QueryTarget } from './query-target';
+import { QueryError } from '../errors/query-error';
+import { ColumnRef, QueryTarget } from '../model/column-ref';
 
 /**
  * Turns parsed query trees into SQL fragments. Column names come only from the collection's

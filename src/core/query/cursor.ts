@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { QueryError } from './query-error';
+import { QueryError } from '../errors/query-error';
 
 /**
  * Opaque, signed keyset cursors. A cursor holds the sort values of one record plus its id and

@@ -1,8 +1,8 @@
 import { isIsoDate, isIsoDateTime, isUuid } from '../fields/field-rules';
 import type { ScalarFieldType } from '../fields/field-definition';
 import { FilterOperator, ScalarValue } from './parse-filter';
-import { QueryError } from './query-error';
-import { ColumnRef } from './query-target';
+import { QueryError } from '../errors/query-error';
+import { ColumnRef } from '../model/column-ref';
 
 /** Operators each stored type accepts. */
 const TEXT_OPS: FilterOperator[] = ['eq', 'neq', 'in', 'is', 'gt', 'gte', 'lt', 'lte', 'startsWith', 'endsWith', 'like', 'ilike'];

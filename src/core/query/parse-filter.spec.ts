@@ -1,5 +1,5 @@
 import { FilterNode, parseFilter } from './parse-filter';
-import { QueryError } from './query-error';
+import { QueryError } from '../errors/query-error';
 
 const p = (path: string, operator: string, text: string, quoted = false) => ({
   kind: 'predicate',

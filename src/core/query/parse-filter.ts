@@ -1,4 +1,4 @@
-import { QueryError } from './query-error';
+import { QueryError } from '../errors/query-error';
 
 /**
  * Parser of the `filter` query parameter: string -> syntax tree. Pure; fields are checked later.

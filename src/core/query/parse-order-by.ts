@@ -1,4 +1,4 @@
-import { QueryError } from './query-error';
+import { QueryError } from '../errors/query-error';
 
 /**
  * Parser of the `order_by` query parameter: string -> list of sort keys. Pure.

@@ -1,4 +1,4 @@
-import { QueryError } from './query-error';
+import { QueryError } from '../errors/query-error';
 
 /**
  * Parsers of the small query parameters. Pure.

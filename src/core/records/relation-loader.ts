@@ -1,8 +1,10 @@
 import { Queryable } from '../database/db';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionMeta, RelationMeta } from '../model/collection-meta';
+import { ApiRecord } from '../model/record';
 import { Depth } from '../query/parse-params';
-import { CollectionCatalog, CollectionMeta, q, RelationMeta } from '../model/collection-meta';
-import { ApiRecord } from '../repository/record-codec';
 import { RecordCodecs } from '../repository/record-codecs';
+import { Repositories } from '../repository/repositories';
 
 /**
  * Attaches relation fields to a page of records: one query per relation per level for the
@@ -13,6 +15,7 @@ import { RecordCodecs } from '../repository/record-codecs';
 export class RelationLoader {
   constructor(
     private readonly catalog: CollectionCatalog,
+    private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly limit: number,
   ) {}
@@ -32,10 +35,7 @@ export class RelationLoader {
     const ids = [...new Set(records.map((r) => r[rel.joinColumn]).filter((id): id is string => typeof id === 'string'))];
     const byId = new Map<string, ApiRecord>();
     if (ids.length > 0) {
-      const rows = await db.query(
-        `SELECT ${target.selectList} FROM ${target.sqlTable} WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`,
-        [ids],
-      );
+      const rows = await this.repositories.of(target).findLiveByIds(db, ids);
       const related = rows.map((row) => this.codecs.of(target).toRecord(row));
       for (const r of related) byId.set(r.id as string, r);
       if (depth === 2) await this.attach(db, target, related, 1);
@@ -48,13 +48,7 @@ export class RelationLoader {
 
   private async attachOneToMany(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
     const child = this.catalog.require(rel.target);
-    const order = child.hasPosition ? '"position" ASC NULLS LAST, "id" ASC' : '"id" ASC';
-    const rows = await db.query(
-      `SELECT c.* FROM unnest($1::uuid[]) AS p(pid) CROSS JOIN LATERAL (` +
-        `SELECT ${child.selectList} FROM ${child.sqlTable} ` +
-        `WHERE ${q(rel.joinColumn)} = p.pid AND "deletedAt" IS NULL ORDER BY ${order} LIMIT ${this.limit}) c`,
-      [records.map((r) => r.id)],
-    );
+    const rows = await this.repositories.of(child).children(db, rel.joinColumn, records.map((r) => r.id), this.limit);
     const children = rows.map((row) => this.codecs.of(child).toRecord(row));
     if (depth === 2) await this.attach(db, child, children, 1);
     const byParent = new Map<unknown, ApiRecord[]>();

@@ -3,10 +3,8 @@ import { isPlainObject } from '../fields/field-rules';
 import { StorageColumn } from '../fields/storage-columns';
 import { SecretBox } from '../security/secret-box';
 import { CollectionMeta } from '../model/collection-meta';
+import { ApiRecord, Row } from '../model/record';
 
-/** A record as the API shows it. */
-export type ApiRecord = Record<string, unknown>;
-type Row = Record<string, unknown>;
 
 const PG_UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
 

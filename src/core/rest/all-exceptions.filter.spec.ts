@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { CollectionCatalog } from '../model/collection-meta';
-import { QueryError } from '../query/query-error';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { QueryError } from '../errors/query-error';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { UnauthenticatedException } from '../errors/error-names';
 

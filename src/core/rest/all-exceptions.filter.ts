@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { CollectionCatalog } from '../model/collection-meta';
-import { QueryError } from '../query/query-error';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { QueryError } from '../errors/query-error';
 import { constraintMessage } from '../database/constraint-messages';
 import { constraintViolation, isBadInputError, isUnavailableError, PgError } from '../database/db-errors';
 import { ERROR_NAMES, ErrorEnvelope, TooManyRequestsException, UnauthenticatedException } from '../errors/error-names';

@@ -2,7 +2,7 @@ import { BadRequestException, Inject, Injectable, PipeTransform, Type } from '@n
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { CollectionDefinition } from '../model/collection-definition';
-import { DuplicatesInput } from '../records/crud.service';
+import { DuplicatesInput } from '../records/record-duplicates';
 import { badRequest, validateRecord, validateRecordArray } from '../validation/record-body';
 
 /** Path parameter `:id`: a UUID, else 400 `'abc' is not a valid UUID`. */

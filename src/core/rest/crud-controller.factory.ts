@@ -1,25 +1,33 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
-import { CrudOperationDocs } from '../openapi/crud-operation.docs';
-import { bodyPipesFor, UuidParamPipe } from './body-pipes';
-import { CollectionDefinition } from '../model/collection-definition';
-import { CollectionMeta } from '../model/collection-meta';
-import { CrudService, DuplicatesInput } from '../records/crud.service';
-import { RawQuery } from './request-params';
-import { RequestActor } from '../repository/record-writer';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { idempotencyRequest } from '../idempotency/idempotency.store';
-import { ApiRecord } from '../repository/record-codec';
-import { countPreference, parseIfMatch } from './preconditions';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionDefinition } from '../model/collection-definition';
+import { CollectionMeta } from '../model/collection-meta';
+import { RequestActor, Row } from '../model/record';
+import { ListQuery } from '../query/list-query';
+import { Shape } from '../query/record-shape';
+import { CrudOperationDocs } from '../openapi/crud-operation.docs';
+import { IfMatch } from '../records/etag';
+import { CountMode } from '../records/record-counts';
+import { DuplicatesInput, RecordDuplicates } from '../records/record-duplicates';
+import { RecordReads } from '../records/record-reads';
+import { RecordWrites } from '../records/record-writes';
+import { bodyPipesFor, UuidParamPipe } from './body-pipes';
+import { DeleteQuery, queryPipesFor } from './query-pipes';
+import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
 
 /**
  * Builds the controller of one collection from its definition: every route of API.md
- * section 3, with envelopes named after the collection and DTO classes bound as values
- * (so validation never depends on erased generic types).
+ * section 3. Handlers are thin: pipes and parameter decorators have parsed every input into a
+ * typed value, the record services do the work, the handler names the envelope.
+ * DTO classes are bound as values (validation never depends on erased generic types).
  */
 export function createCrudController(def: CollectionDefinition): Type<object> {
   const { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe } = bodyPipesFor(def);
+  const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe } = queryPipesFor(def.plural);
   const docs = new CrudOperationDocs(def);
   const one = `${def.plural}/:id`;
 
@@ -27,20 +35,22 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
   @ApiBearerAuth()
   @Controller()
   class CrudController {
-    private collection?: CollectionMeta;
+    readonly meta: CollectionMeta;
 
-    constructor(readonly crud: CrudService) {}
-
-    get meta(): CollectionMeta {
-      return (this.collection ??= this.crud.meta(def.plural));
+    constructor(
+      catalog: CollectionCatalog,
+      readonly reads: RecordReads,
+      readonly writes: RecordWrites,
+      readonly duplicates: RecordDuplicates,
+    ) {
+      this.meta = catalog.require(def.plural);
     }
 
     @Get(def.plural)
     @docs.findMany()
-    async findMany(@Query() query: RawQuery, @Headers('prefer') prefer: unknown, @ResponseHeaders() header: SetHeader) {
-      const count = countPreference(prefer);
+    async findMany(@Query(ListQueryPipe) query: ListQuery, @CountPreference() count: CountMode | undefined, @ResponseHeaders() header: SetHeader) {
       if (count) header('Preference-Applied', `count=${count}`);
-      const { records, pageInfo, totalCount } = await this.crud.findMany(this.meta, query, count);
+      const { records, pageInfo, totalCount } = await this.reads.findMany(this.meta, query, count);
       return { data: { [def.plural]: records }, pageInfo, totalCount };
     }
 
@@ -48,55 +58,48 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @HttpCode(201)
     @docs.createOne()
     async createOne(
-      @Body(CreateOneBodyPipe) body: Record<string, unknown>,
-      @Query() query: RawQuery,
+      @Body(CreateOneBodyPipe) body: Row,
+      @Query(WriteShapePipe) shape: Shape,
       @Actor() actor: RequestActor,
-      @Headers('idempotency-key') key: unknown,
+      @IdempotencyKey() key: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const answer = await this.crud.create(this.meta, [body], query, actor, {
-        indexed: false,
-        envelope: ([record]: ApiRecord[]) => ({ data: { [`create${def.pascal}`]: record } }),
-        idempotency: idempotencyRequest(key, actor.apiKeyId, `POST /${def.plural}`, query, body),
-      });
-      if (answer.etag) header('ETag', answer.etag);
-      if (answer.replayed) header('Idempotent-Replayed', 'true');
-      return answer.body;
+      const idempotency = idempotencyRequest(key, actor.apiKeyId, `POST /${def.plural}`, shape, body);
+      const { records, etag, replayed } = await this.writes.create(this.meta, [body], shape, actor, { idempotency });
+      if (etag) header('ETag', etag);
+      if (replayed) header('Idempotent-Replayed', 'true');
+      return { data: { [`create${def.pascal}`]: records[0] } };
     }
 
     @Post(`batch/${def.plural}`)
     @HttpCode(201)
     @docs.createMany()
     async createMany(
-      @Body(CreateManyBodyPipe) body: Record<string, unknown>[],
-      @Query() query: RawQuery,
+      @Body(CreateManyBodyPipe) body: Row[],
+      @Query(WriteShapePipe) shape: Shape,
       @Actor() actor: RequestActor,
-      @Headers('idempotency-key') key: unknown,
+      @IdempotencyKey() key: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const answer = await this.crud.create(this.meta, body, query, actor, {
-        indexed: true,
-        envelope: (records: ApiRecord[]) => ({ data: { [`create${def.pascalPlural}`]: records } }),
-        idempotency: idempotencyRequest(key, actor.apiKeyId, `POST /batch/${def.plural}`, query, body),
-      });
-      if (answer.replayed) header('Idempotent-Replayed', 'true');
-      return answer.body;
+      const idempotency = idempotencyRequest(key, actor.apiKeyId, `POST /batch/${def.plural}`, shape, body);
+      const { records, replayed } = await this.writes.create(this.meta, body, shape, actor, { indexed: true, idempotency });
+      if (replayed) header('Idempotent-Replayed', 'true');
+      return { data: { [`create${def.pascalPlural}`]: records } };
     }
 
     @Post(`${def.plural}/duplicates`)
     @HttpCode(200)
     @docs.findDuplicates()
-    async findDuplicates(@Body(DuplicatesBodyPipe) body: DuplicatesInput, @Query() query: RawQuery) {
-      const results = await this.crud.findDuplicates(this.meta, body, query);
-      return {
-        data: results.map(({ records, ...rest }) => ({ ...rest, companyDuplicates: records, [`${def.singular}Duplicates`]: records })),
-      };
+    async findDuplicates(@Body(DuplicatesBodyPipe) body: DuplicatesInput, @Query(DuplicatesShapePipe) shape: Shape) {
+      const results = await this.duplicates.find(this.meta, body, shape);
+      // Twenty's published examples name the list companyDuplicates for every collection
+      return { data: results.map(({ records, ...rest }) => ({ ...rest, companyDuplicates: records, [`${def.singular}Duplicates`]: records })) };
     }
 
     @Get(one)
     @docs.findOne()
-    async findOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @ResponseHeaders() header: SetHeader) {
-      const { record, etag } = await this.crud.findOne(this.meta, id, query);
+    async findOne(@Param('id', UuidParamPipe) id: string, @Query(FindOneShapePipe) shape: Shape, @ResponseHeaders() header: SetHeader) {
+      const { record, etag } = await this.reads.findOne(this.meta, id, shape);
       header('ETag', etag);
       return { data: { [def.singular]: record } };
     }
@@ -105,13 +108,13 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @docs.updateOne()
     async updateOne(
       @Param('id', UuidParamPipe) id: string,
-      @Body(UpdateBodyPipe) body: Record<string, unknown>,
-      @Query() query: RawQuery,
+      @Body(UpdateBodyPipe) body: Row,
+      @Query(WriteShapePipe) shape: Shape,
       @Actor() actor: RequestActor,
-      @Headers('if-match') ifMatch: unknown,
+      @IfMatchHeader() ifMatch: IfMatch | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { record, etag } = await this.crud.updateOne(this.meta, id, body, query, actor, parseIfMatch(ifMatch));
+      const { record, etag } = await this.writes.updateOne(this.meta, id, body, shape, actor, ifMatch);
       header('ETag', etag);
       return { data: { [`update${def.pascal}`]: record } };
     }
@@ -120,17 +123,17 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @docs.deleteOne()
     async deleteOne(
       @Param('id', UuidParamPipe) id: string,
-      @Query() query: RawQuery,
+      @Query(DeleteQueryPipe) query: DeleteQuery,
       @Actor() actor: RequestActor,
-      @Headers('if-match') ifMatch: unknown,
+      @IfMatchHeader() ifMatch: IfMatch | undefined,
     ) {
-      return { data: { [`delete${def.pascal}`]: await this.crud.deleteOne(this.meta, id, query, actor, parseIfMatch(ifMatch)) } };
+      return { data: { [`delete${def.pascal}`]: await this.writes.deleteOne(this.meta, id, query.soft, actor, ifMatch) } };
     }
 
     @Patch(`${one}/restore`)
     @docs.restoreOne()
-    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query() query: RawQuery, @Actor() actor: RequestActor, @ResponseHeaders() header: SetHeader) {
-      const { record, etag } = await this.crud.restoreOne(this.meta, id, query, actor);
+    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query(WriteShapePipe) shape: Shape, @Actor() actor: RequestActor, @ResponseHeaders() header: SetHeader) {
+      const { record, etag } = await this.writes.restoreOne(this.meta, id, shape, actor);
       header('ETag', etag);
       return { data: { [`restore${def.pascal}`]: record } };
     }

@@ -1,4 +1,5 @@
-import { checkIfMatch, countPreference, etagOf, parseIfMatch } from './preconditions';
+import { checkIfMatch, etagOf } from '../records/etag';
+import { countPreference, parseIfMatch } from './preconditions';
 
 describe('parseIfMatch', () => {
   it('reads *, one tag, a list, weak tags', () => {

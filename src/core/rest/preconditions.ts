@@ -1,17 +1,5 @@
-import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-
-/**
- * The version of a stored record, sent as `ETag` by get one, create one, update one and restore:
- * a hash of every stored column (updatedAt included), so any change of the record changes it,
- * whatever representation (depth, fields) the client asked for.
- */
-export function etagOf(row: Record<string, unknown>): string {
-  return `"${createHash('sha1').update(JSON.stringify(row)).digest('base64url')}"`;
-}
-
-/** A parsed `If-Match`: `*` (any current record) or a list of entity tags. */
-export type IfMatch = '*' | string[];
+import { BadRequestException } from '@nestjs/common';
+import { IfMatch } from '../records/etag';
 
 const ENTITY_TAG = /^\s*((?:W\/)?"[\x21\x23-\x7e\x80-\xff]*")\s*(?:,|$)/;
 
@@ -31,24 +19,6 @@ export function parseIfMatch(header: unknown): IfMatch | undefined {
   }
   if (tags.length === 0) throw malformed();
   return tags;
-}
-
-export class PreconditionFailedException extends HttpException {
-  constructor(message: string) {
-    super(message, HttpStatus.PRECONDITION_FAILED);
-  }
-}
-
-/**
- * 412 unless the current record matches. Strong comparison, as If-Match requires: a weak tag
- * (`W/"..."`) never matches.
- */
-export function checkIfMatch(ifMatch: IfMatch | undefined, row: Record<string, unknown>): void {
-  if (ifMatch === undefined || ifMatch === '*') return;
-  const current = etagOf(row);
-  if (!ifMatch.includes(current)) {
-    throw new PreconditionFailedException('The record has changed since it was read (If-Match does not match its ETag); read it again and retry');
-  }
 }
 
 /**

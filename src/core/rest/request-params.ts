@@ -1,7 +1,4 @@
-import { QueryError } from '../query/query-error';
-import { Depth, parseDepth, parseFields } from '../query/parse-params';
-import { CollectionMeta, COMMON_FIELDS } from '../model/collection-meta';
-import { ApiRecord } from '../repository/record-codec';
+import { QueryError } from '../errors/query-error';
 
 /** Query parameters each route accepts; anything else is a 400. */
 export const ROUTE_PARAMS = {
@@ -12,11 +9,14 @@ export const ROUTE_PARAMS = {
   duplicates: ['depth'],
 } as const;
 
+export type RouteParams = (typeof ROUTE_PARAMS)[keyof typeof ROUTE_PARAMS];
+
+/** The query string as the HTTP adapter parsed it. */
 export type RawQuery = Record<string, unknown>;
 
 /** Checks names and single string values of the query parameters of one route. */
-export function readParams(raw: RawQuery, allowed: readonly string[]): Record<string, string | undefined> {
-  const params: Record<string, string | undefined> = {};
+export function readParams<P extends readonly string[]>(raw: RawQuery, allowed: P): { [K in P[number]]?: string } {
+  const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw ?? {})) {
     if (!allowed.includes(name)) {
       throw new QueryError(
@@ -28,38 +28,5 @@ export function readParams(raw: RawQuery, allowed: readonly string[]): Record<st
     if (typeof value !== 'string') throw new QueryError(`Query parameter '${name}' must be given once, as a string`);
     params[name] = value;
   }
-  return params;
-}
-
-/** depth and fields as a route uses them to shape records. */
-export interface Shape {
-  depth: Depth;
-  /** Top-level names to keep (id always included), or undefined for every field. */
-  fields?: string[];
-}
-
-export function parseShape(meta: CollectionMeta, params: Record<string, string | undefined>): Shape {
-  const depth = parseDepth(params.depth);
-  const fields = parseFields(params.fields);
-  if (fields) {
-    const known = new Set<string>([
-      ...COMMON_FIELDS,
-      ...meta.fields.filter((f) => !f.writeOnly).map((f) => f.name),
-      ...meta.manyToOne.map((r) => r.name),
-      ...meta.oneToMany.map((r) => r.name),
-    ]);
-    const unknown = fields.find((f) => !known.has(f));
-    if (unknown) throw new QueryError(`field '${unknown}' does not exist in '${meta.def.singular}' object`);
-  }
-  return { depth, fields };
-}
-
-/** Keeps only the requested fields of records (after relations were attached). */
-export function project(records: ApiRecord[], fields: string[] | undefined): ApiRecord[] {
-  if (!fields) return records;
-  return records.map((record) => {
-    const kept: ApiRecord = {};
-    for (const name of fields) if (name in record) kept[name] = record[name];
-    return kept;
-  });
+  return params as { [K in P[number]]?: string };
 }

@@ -1,6 +1,6 @@
 import { All, BadRequestException, Controller, DynamicModule, Module, NotFoundException, Req, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CollectionCatalog } from '../model/collection-meta';
+import { CollectionCatalog } from '../model/collection-catalog';
 
 /**
  * The path shapes a collection answers (segments after `/rest`, `c` the collection, `x` an id or

@@ -1,8 +1,6 @@
-import { Queryable } from '../database/db';
-import { col, SqlParams } from '../query/apply-query';
-import { ColumnRef } from '../query/query-target';
+import { col, SqlParams } from './apply-query';
+import { ColumnRef } from '../model/column-ref';
 import { CollectionMeta } from '../model/collection-meta';
-import { ApiRecord } from '../repository/record-codec';
 
 /** Values shorter than this never match (API.md section 5). */
 export const MIN_DUPLICATE_VALUE_LENGTH = 3;
@@ -50,27 +48,3 @@ export function duplicateCondition(criteria: Criterion[], input: Record<string, 
   return branches.length ? `(${branches.join(' OR ')})` : undefined;
 }
 
-export interface DuplicateMatch {
-  rows: Record<string, unknown>[];
-  totalCount: number;
-}
-
-/** Finds the duplicates of one input record (excluding `selfId` in ids mode). */
-export async function findDuplicatesOf(
-  db: Queryable,
-  meta: CollectionMeta,
-  criteria: Criterion[],
-  input: ApiRecord,
-  selfId?: string,
-): Promise<DuplicateMatch> {
-  const params = new SqlParams();
-  const condition = duplicateCondition(criteria, input, params);
-  if (!condition) return { rows: [], totalCount: 0 };
-  const self = selfId ? ` AND "id" <> ${params.add(selfId)}` : '';
-  const rows = await db.query(
-    `SELECT ${meta.selectList}, count(*) OVER () AS "__total" FROM ${meta.sqlTable} ` +
-      `WHERE "deletedAt" IS NULL AND ${condition}${self} ORDER BY "id" LIMIT ${MAX_DUPLICATES}`,
-    params.values,
-  );
-  return { rows, totalCount: rows.length ? Number(rows[0].__total) : 0 };
-}

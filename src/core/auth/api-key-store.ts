@@ -1,0 +1,14 @@
+/** An API key as the guard needs it. */
+export interface StoredApiKey {
+  id: string;
+  name: string;
+  /** SHA-256 of the bearer token (hex). */
+  tokenHash: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Where API keys are looked up by token hash: provided by the module that owns the keys. */
+export interface ApiKeyStore {
+  findByTokenHash(hash: string): Promise<StoredApiKey | undefined>;
+}

@@ -1,0 +1,15 @@
+/** A record as the API shows it (depth 0 plus any relation fields attached): field name → JSON value. */
+export type ApiRecord = Record<string, unknown>;
+
+/** A stored row as the driver returns it: column name → value. */
+export type Row = Record<string, unknown>;
+
+/** Who is calling: the API key behind the request. */
+export interface RequestActor {
+  apiKeyId: string;
+  apiKeyName: string;
+  workspaceMemberId: string | null;
+}
+
+/** The actor of writes the service makes on its own (the first API key, command-line tools). */
+export const SYSTEM_ACTOR: RequestActor = { apiKeyId: '', apiKeyName: 'System', workspaceMemberId: null };

@@ -1,0 +1,49 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { Db } from '../database/db';
+import { CollectionMeta } from '../model/collection-meta';
+import { ApiRecord } from '../model/record';
+import { ListQuery } from '../query/list-query';
+import { Shape } from '../query/record-shape';
+import { Repositories } from '../repository/repositories';
+import { KeyRing } from '../security/keys';
+import { etagOf } from './etag';
+import { CountMode, RecordCounts } from './record-counts';
+import { findPage, PageInfo } from './record-lists';
+import { RecordShaper } from './record-shaper';
+
+export interface ListResult {
+  records: ApiRecord[];
+  pageInfo: PageInfo;
+  totalCount: number | null;
+}
+
+/** A record with its version (ETag). */
+export interface VersionedRecord {
+  record: ApiRecord;
+  etag: string;
+}
+
+/** Reads: a page of a list, one record. Single statements (plus one per relation loaded). */
+@Injectable()
+export class RecordReads {
+  constructor(
+    private readonly db: Db,
+    private readonly repositories: Repositories,
+    private readonly shaper: RecordShaper,
+    private readonly counts: RecordCounts,
+    private readonly keys: KeyRing,
+  ) {}
+
+  async findMany(meta: CollectionMeta, query: ListQuery, countMode: CountMode = 'exact'): Promise<ListResult> {
+    const page = await findPage(this.db, this.repositories.of(meta), query, this.keys.cursorKey, this.counts.counter(meta, countMode));
+    const records = await this.shaper.shape(this.db, meta, page.rows, query);
+    return { records, pageInfo: page.pageInfo, totalCount: page.totalCount };
+  }
+
+  async findOne(meta: CollectionMeta, id: string, shape: Shape): Promise<VersionedRecord> {
+    const row = await this.repositories.of(meta).findLive(this.db, id);
+    if (!row) throw new NotFoundException('Record not found');
+    const [record] = await this.shaper.shape(this.db, meta, [row], shape);
+    return { record, etag: etagOf(row) };
+  }
+}

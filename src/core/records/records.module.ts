@@ -1,0 +1,68 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { CountCache } from '../cache/count-cache';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { RecordEventBus } from '../events/event-bus';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionDefinition } from '../model/collection-definition';
+import { RecordCodecs } from '../repository/record-codecs';
+import { Repositories } from '../repository/repositories';
+import { KeyRing, loadMasterKey } from '../security/keys';
+import { SecretBox } from '../security/secret-box';
+import { RecordCounts } from './record-counts';
+import { RecordDuplicates } from './record-duplicates';
+import { RecordReads } from './record-reads';
+import { RecordShaper } from './record-shaper';
+import { RecordWrites } from './record-writes';
+import { RelationLoader } from './relation-loader';
+import { WriteUnit } from './write-unit';
+
+/** A process that starts may follow one that died between a commit and its count-version change. */
+@Injectable()
+class CountsAtStart implements OnApplicationBootstrap {
+  constructor(
+    @Inject(CountCache) private readonly counts: CountCache,
+    @Inject(CollectionCatalog) private readonly catalog: CollectionCatalog,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.counts.changed(this.catalog.all().map((m) => m.plural));
+  }
+}
+
+/**
+ * The record engine: the catalog of collections (built here, once, from the definitions it is
+ * given), their statement owners and codecs, the event bus, and the services behind every
+ * collection's routes (reads, writes, duplicates). Global: collection modules register with it.
+ */
+@Global()
+@Module({})
+export class RecordsModule {
+  static forRoot(definitions: CollectionDefinition[]): DynamicModule {
+    return {
+      module: RecordsModule,
+      providers: [
+        { provide: CollectionCatalog, useFactory: () => new CollectionCatalog(definitions) },
+        { provide: KeyRing, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new KeyRing(loadMasterKey(config)) },
+        { provide: RecordCodecs, inject: [KeyRing], useFactory: (keys: KeyRing) => new RecordCodecs(new SecretBox(keys.fieldKey)) },
+        { provide: Repositories, inject: [CollectionCatalog], useFactory: (catalog: CollectionCatalog) => new Repositories(catalog) },
+        {
+          provide: RecordShaper,
+          inject: [CollectionCatalog, Repositories, RecordCodecs, APP_CONFIG],
+          useFactory: (catalog: CollectionCatalog, repositories: Repositories, codecs: RecordCodecs, config: AppConfig) =>
+            new RecordShaper(codecs, new RelationLoader(catalog, repositories, codecs, config.relationLimit)),
+        },
+        RecordEventBus,
+        IdempotencyStore,
+        CountCache,
+        CountsAtStart,
+        RecordCounts,
+        WriteUnit,
+        RecordReads,
+        RecordWrites,
+        RecordDuplicates,
+      ],
+      exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, RecordReads, RecordWrites, RecordDuplicates],
+    };
+  }
+}

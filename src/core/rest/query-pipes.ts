@@ -1,0 +1,64 @@
+import { Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionMeta } from '../model/collection-meta';
+import { ListQuery, parseListQuery } from '../query/list-query';
+import { parseBoolean } from '../query/parse-params';
+import { parseShape, Shape } from '../query/record-shape';
+import { KeyRing } from '../security/keys';
+import { RawQuery, readParams, ROUTE_PARAMS } from './request-params';
+
+/** The parsed `soft_delete` of a delete. */
+export interface DeleteQuery {
+  soft: boolean;
+}
+
+/**
+ * The query-string pipes of one collection: each turns the raw query of its route into a typed
+ * value (a ListQuery, a Shape, a DeleteQuery) once, at the edge, so services never see a string.
+ */
+export function queryPipesFor(plural: string) {
+  @Injectable()
+  class ListQueryPipe implements PipeTransform<RawQuery, ListQuery> {
+    private readonly meta: CollectionMeta;
+    constructor(
+      catalog: CollectionCatalog,
+      @Inject(APP_CONFIG) private readonly config: AppConfig,
+      private readonly keys: KeyRing,
+    ) {
+      this.meta = catalog.require(plural);
+    }
+    transform(raw: RawQuery): ListQuery {
+      return parseListQuery(this.meta, readParams(raw, ROUTE_PARAMS.findMany), this.config, this.keys.cursorKey);
+    }
+  }
+
+  const shapePipe = (route: 'findOne' | 'write' | 'duplicates'): Type<PipeTransform<RawQuery, Shape>> => {
+    @Injectable()
+    class ShapePipe implements PipeTransform<RawQuery, Shape> {
+      private readonly meta: CollectionMeta;
+      constructor(catalog: CollectionCatalog) {
+        this.meta = catalog.require(plural);
+      }
+      transform(raw: RawQuery): Shape {
+        return parseShape(this.meta, readParams(raw, ROUTE_PARAMS[route]));
+      }
+    }
+    return ShapePipe;
+  };
+
+  @Injectable()
+  class DeleteQueryPipe implements PipeTransform<RawQuery, DeleteQuery> {
+    transform(raw: RawQuery): DeleteQuery {
+      return { soft: parseBoolean('soft_delete', readParams(raw, ROUTE_PARAMS.delete).soft_delete) };
+    }
+  }
+
+  return {
+    ListQueryPipe,
+    FindOneShapePipe: shapePipe('findOne'),
+    WriteShapePipe: shapePipe('write'),
+    DuplicatesShapePipe: shapePipe('duplicates'),
+    DeleteQueryPipe,
+  };
+}
