@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import type { CollectionRegistration } from './collections';
 import { AppConfig, loadConfig } from './core/config/app-config';
 import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
@@ -20,6 +21,8 @@ export interface CreateAppOptions {
   config?: AppConfig;
   /** Where JSON log lines go (default: stdout). */
   logStream?: DestinationStream;
+  /** The collections served (default: COLLECTIONS); a test may add a collection of its own. */
+  collections?: CollectionRegistration[];
 }
 
 /** Nest's start-up chatter (one line per module and route) goes to debug; everything else as is. */
@@ -44,7 +47,7 @@ function quietStartup(logger: PinoNestLogger): LoggerService {
 export async function createApp(options: CreateAppOptions = {}): Promise<{ app: INestApplication; config: AppConfig }> {
   const config = options.config ?? loadConfig(options.env ?? process.env);
   const logging = createLogging(config, options.logStream);
-  const module = AppModule.forRoot(config, logging.module);
+  const module = AppModule.forRoot(config, logging.module, options.collections);
   const nestOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
   let app: INestApplication;
   if (config.httpAdapter === 'fastify') {

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { COLLECTION_DEFINITIONS, DATABASE_SCHEMA, COLLECTIONS } from './collections';
+import { CollectionRegistration, COLLECTIONS, DATABASE_SCHEMA } from './collections';
 import { AuthModule } from './core/auth/auth.module';
 import { AppConfig } from './core/config/app-config';
 import { ConfigModule } from './core/config/config.module';
@@ -12,23 +12,26 @@ import { HealthModule } from './core/health/health.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
 
-
 @Module({})
 export class AppModule {
-  /** `logging`: the nestjs-pino module (omitted by command-line tools, which keep Nest's console logger). */
-  static forRoot(config: AppConfig, logging?: DynamicModule): DynamicModule {
+  /**
+   * `logging`: the nestjs-pino module (omitted by command-line tools, which keep Nest's console
+   * logger). `collections`: the collections served (COLLECTIONS; a test may add its own).
+   */
+  static forRoot(config: AppConfig, logging?: DynamicModule, collections: CollectionRegistration[] = COLLECTIONS): DynamicModule {
+    const definitions = collections.map((c) => c.definition);
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         ...(logging ? [logging] : []),
-        DatabaseModule.forRoot(DATABASE_SCHEMA),
+        DatabaseModule.forRoot({ ...DATABASE_SCHEMA, collections: definitions }),
         SharedRedisModule,
-        RecordsModule.forRoot(COLLECTION_DEFINITIONS),
+        RecordsModule.forRoot(definitions),
         AuthModule,
         OpenApiModule,
         HealthModule,
-        ...COLLECTIONS.map((c) => c.module),
+        ...collections.map((c) => c.module),
         // last: its catch-all route must be registered after every collection route
         UnknownRouteModule.forAdapter(config.httpAdapter),
       ],

@@ -38,7 +38,6 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     this.timeline = repositories.get('timelineActivities');
     for (const rel of this.timeline.meta.manyToOne) this.columnOf.set(rel.target, rel.joinColumn);
     this.joinColumns = [...new Set(this.columnOf.values())];
-    for (const meta of catalog.all()) this.check(meta);
   }
 
   private check(meta: CollectionMeta): void {
@@ -55,6 +54,7 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
   }
 
   onModuleInit(): void {
+    for (const meta of this.catalog.all()) this.check(meta);
     this.bus.subscribe(this);
   }
 

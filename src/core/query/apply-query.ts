@@ -1,3 +1,4 @@
+import { q } from '../database/sql';
 import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
 import { FilterNode, FilterOperator } from './parse-filter';
 import { SortKey } from './parse-order-by';
@@ -20,10 +21,6 @@ export class SqlParams {
   }
 }
 
-export function col(column: string): string {
-  return `"${column.replace(/"/g, '""')}"`;
-}
-
 const COMPARISON: Partial<Record<FilterOperator, string>> = {
   eq: '=',
   neq: '<>',
@@ -38,7 +35,7 @@ const COMPARISON: Partial<Record<FilterOperator, string>> = {
 function predicateSql(target: QueryTarget, node: Extract<FilterNode, { kind: 'predicate' }>, params: SqlParams): string {
   const ref = target.resolve(node.path);
   checkOperator(ref, node.operator);
-  const column = col(ref.column);
+  const column = q(ref.column);
   const { operator, value } = node;
   const isList = operator === 'in' || operator === 'containsAny';
   if (isList !== (value.kind === 'list')) {
@@ -130,7 +127,7 @@ export function reverseSort(keys: ResolvedSortKey[]): ResolvedSortKey[] {
 export function orderBySql(keys: ResolvedSortKey[]): string {
   return keys
     .map((k) => {
-      const direction = `${col(k.ref.column)} ${k.descending ? 'DESC' : 'ASC'}`;
+      const direction = `${q(k.ref.column)} ${k.descending ? 'DESC' : 'ASC'}`;
       return k.ref.nullable ? `${direction} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}` : direction;
     })
     .join(', ');
@@ -148,8 +145,8 @@ function rowComparable(keys: ResolvedSortKey[], values: unknown[]): boolean {
 
 function rowComparison(keys: ResolvedSortKey[], values: unknown[], params: SqlParams): string {
   const operator = keys[0].descending ? '<' : '>';
-  if (keys.length === 1) return `${col(keys[0].ref.column)} ${operator} ${params.add(values[0])}`;
-  const left = keys.map((k) => col(k.ref.column)).join(', ');
+  if (keys.length === 1) return `${q(keys[0].ref.column)} ${operator} ${params.add(values[0])}`;
+  const left = keys.map((k) => q(k.ref.column)).join(', ');
   const right = values.map((v) => params.add(v)).join(', ');
   return `(${left}) ${operator} (${right})`;
 }
@@ -165,7 +162,7 @@ export function keysetSql(keys: ResolvedSortKey[], values: unknown[], params: Sq
   if (rowComparable(keys, values)) return rowComparison(keys, values, params);
   const [key, ...restKeys] = keys;
   const [value, ...restValues] = values;
-  const column = col(key.ref.column);
+  const column = q(key.ref.column);
   const rest = () => keysetSql(restKeys, restValues, params);
   if (value === null) {
     // within the NULLs of this key, the rest decides; if NULLs come first, every value follows

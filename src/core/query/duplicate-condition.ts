@@ -1,4 +1,5 @@
-import { col, SqlParams } from './apply-query';
+import { q } from '../database/sql';
+import { SqlParams } from './apply-query';
 import { ColumnRef } from '../model/column-ref';
 import { CollectionMeta } from '../model/collection-meta';
 
@@ -40,8 +41,8 @@ export function duplicateCondition(criteria: Criterion[], input: Record<string, 
     if (!usable) continue;
     const parts = criterion.map((ref, i) =>
       TEXT_TYPES.has(ref.type)
-        ? `lower(${col(ref.column)}) = lower(${params.add(values[i])})`
-        : `${col(ref.column)} = ${params.add(values[i])}`,
+        ? `lower(${q(ref.column)}) = lower(${params.add(values[i])})`
+        : `${q(ref.column)} = ${params.add(values[i])}`,
     );
     branches.push(`(${parts.join(' AND ')})`);
   }
