@@ -56,7 +56,7 @@ describe('adding a collection: gadgets, declared in test/support only', () => {
     expect(removed.body.data.deleteGadget).toEqual({ id: many.body.data.createGadgets[0].id });
   });
 
-  it('its events: an audit row like any collection's', async () => {
+  it('its events: an audit row like any other collection', async () => {
     const created = (await t.http.post('/gadgets?depth=0', { name: 'Audited gadget' })).body.data.createGadget;
     const audit = await t.http.get(`/auditLogs?filter=${encodeURIComponent(`recordId[eq]:${created.id}`)}`);
     expect(audit.body.data.auditLogs.map((a: { name: string; objectName: string }) => [a.name, a.objectName])).toEqual([['gadget.created', 'gadget']]);

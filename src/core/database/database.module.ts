@@ -3,6 +3,7 @@ import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicatio
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pool } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { DatabaseSchema, dataSourceOptions, openEmbeddedDatabase } from './data-source-options';
 import { Db } from './db';
@@ -38,9 +39,13 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** The pg pool TypeORM's postgres driver created for this DataSource. */
+/**
+ * The pg pool of this DataSource: `PostgresDriver.master`, the driver's public pool of the primary
+ * (TypeORM has no replication here). One pool for TypeORM (migrations, readiness) and for `Db`:
+ * on PGlite, a single connection must serve both so that transactions never interleave.
+ */
 export function poolOf(dataSource: DataSource): Pool {
-  return (dataSource.driver as unknown as { master: Pool }).master;
+  return (dataSource.driver as PostgresDriver).master as Pool;
 }
 
 /**
