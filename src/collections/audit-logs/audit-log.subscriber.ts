@@ -27,8 +27,15 @@ export class AuditLogSubscriber implements RecordEventSubscriber, OnModuleInit {
   }
 
   statements(events: RecordEvent[], actor: RequestActor, params: SqlParams): EventStatement[] {
-    const context = JSON.stringify({ apiKeyId: actor.apiKeyId || null });
-    const rows = events.map((e) => [e.name, e.meta.def.singular, e.recordId, JSON.stringify(auditProperties(e)), context, actor.workspaceMemberId]);
-    return [{ name: 'audit', sql: this.auditLogs.insertStatement(COLUMNS, rows, params.values) }];
+    const context = { apiKeyId: actor.apiKeyId || null };
+    const rows = events.map((e) => ({
+      name: e.name,
+      objectName: e.meta.def.singular,
+      recordId: e.recordId,
+      properties: auditProperties(e),
+      context,
+      workspaceMemberId: actor.workspaceMemberId,
+    }));
+    return [{ name: 'audit', sql: this.auditLogs.insertFromJson(COLUMNS, params.add(JSON.stringify(rows))) }];
   }
 }

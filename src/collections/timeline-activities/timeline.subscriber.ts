@@ -62,13 +62,8 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     const rows = events.flatMap((e) => this.rowsOf(e));
     if (rows.length === 0) return [];
     const columns = ['name', 'properties', 'linkedRecordId', ...this.joinColumns];
-    const tuples = rows.map((row) => [
-      row.name,
-      JSON.stringify(row.properties),
-      row.linkedRecordId,
-      ...this.joinColumns.map((c) => (c === row.joinColumn ? row.recordId : null)),
-    ]);
-    return [{ name: 'timeline', sql: this.timeline.insertStatement(columns, tuples, params.values) }];
+    const records = rows.map((row) => ({ name: row.name, properties: row.properties, linkedRecordId: row.linkedRecordId, [row.joinColumn]: row.recordId }));
+    return [{ name: 'timeline', sql: this.timeline.insertFromJson(columns, params.add(JSON.stringify(records))) }];
   }
 
   private rowsOf(event: RecordEvent): TimelineRow[] {

@@ -29,9 +29,6 @@ export interface RecordEventSubscriber {
   statements(events: RecordEvent[], actor: RequestActor, params: SqlParams): EventStatement[];
 }
 
-/** Events written by one statement: well under PostgreSQL's 65535 bound parameters. */
-const EVENTS_PER_STATEMENT = 500;
-
 /**
  * Writes the consequences of record events inside the transaction of the change itself, in one
  * statement of data-modifying CTEs (one round trip, whatever the number of subscribers). A
@@ -63,13 +60,9 @@ export class RecordEventBus implements OnApplicationBootstrap {
     }
   }
 
+  /** One statement for all the events of a write, whatever their number (subscribers bind record sets as JSON). */
   async record(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
-    for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
-      await this.recordChunk(tx, events.slice(i, i + EVENTS_PER_STATEMENT), actor);
-    }
-  }
-
-  private async recordChunk(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
+    if (events.length === 0) return;
     const params = new SqlParams();
     const statements = this.subscribers.flatMap((s) => s.statements(events, actor, params));
     if (statements.length === 0) return;

@@ -113,11 +113,24 @@ export class RecordRepository {
   }
 
   /**
-   * `INSERT INTO <table> (...) VALUES ...` with values bound into `values`: the body of a
-   * data-modifying CTE that writes rows of this collection inside another statement.
+   * `INSERT INTO <table> (...) SELECT ... FROM jsonb_to_recordset($n)`: the body of a
+   * data-modifying CTE writing any number of rows of this collection with ONE bound parameter
+   * (a JSON array of objects keyed by column), so a write's events take one statement whatever
+   * their number. `placeholder` is the parameter (`$3`), already bound by the caller.
    */
-  insertStatement(columns: string[], tuples: unknown[][], values: unknown[]): string {
-    return `INSERT INTO ${this.table} (${columns.map(q).join(', ')}) VALUES ${valuesList(tuples, values)}`;
+  insertFromJson(columns: string[], placeholder: string): string {
+    const types = columns.map((c) => `${q(c)} ${this.sqlType(c)}`).join(', ');
+    return `INSERT INTO ${this.table} (${columns.map(q).join(', ')}) SELECT ${columns.map((c) => `r.${q(c)}`).join(', ')} FROM jsonb_to_recordset(${placeholder}::jsonb) AS r(${types})`;
+  }
+
+  /** The SQL type of a stored column, for typed record sets (`jsonb_to_recordset`). */
+  sqlType(column: string): string {
+    if (column === 'id') return 'uuid';
+    if ((COMMON_FIELDS as readonly string[]).includes(column)) return 'timestamp with time zone';
+    const stored = this.meta.columns.find((c) => c.column === column);
+    if (!stored) throw new Error(`${this.meta.plural} has no column ${column}`);
+    if (stored.pgType === 'enum') return q(`${this.meta.table}_${column.toLowerCase()}_enum`) + (stored.type === 'MULTI_SELECT' ? '[]' : '');
+    return stored.pgType + (stored.type === 'ARRAY' ? '[]' : '');
   }
 
   /** A live record, locked for the rest of the transaction when `lock` (a named statement). */
