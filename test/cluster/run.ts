@@ -11,6 +11,7 @@
  * Prints the figures; exits 1 on any violation. Loopback only; bounded in time and requests.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ChildServer, createApiKeyWithCli, freePort, probe, ROOT, serverEnv, sleep } from '../support/child-server';
@@ -117,6 +118,9 @@ async function main(): Promise<void> {
     const killAt = Date.now();
     const inFlightAtKill = load.inFlight;
     await servers[victim].kill();
+    // until the process is gone, its listening socket still completes handshakes: a request
+    // sent between the signal and the exit may reach the dying instance too
+    const exitAt = (await servers[victim].exited).at;
     await sleep(3000);
     start(victim);
     await waitReady(servers[victim].baseUrl);
@@ -138,15 +142,17 @@ async function main(): Promise<void> {
     log(`rolling restart: ${rolling.length} requests in ${((rollEnd - rollStart) / 1000).toFixed(1)} s, ${failures(rolling).length} failed${failures(rolling).length ? ` (${describe(rolling)})` : ''}; ` +
       `p50 ${percentile(rolling, 50)} ms, p99 ${percentile(rolling, 99)} ms, max ${percentile(rolling, 100)} ms; ${restarts.join('; ')}`);
     const killFailures = failures(killPhase);
-    const afterKill = killFailures.filter((o) => o.startedAt >= killAt);
-    log(`SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the kill, ${killFailures.length} failed` +
-      `${killFailures.length ? ` (${describe(killPhase)})` : ''}, of which ${afterKill.length} started after the kill; p99 ${percentile(killPhase, 99)} ms`);
+    const afterKill = killFailures.filter((o) => o.startedAt >= exitAt);
+    const startedWhileDying = all.filter((o) => o.startedAt >= killAt && o.startedAt < exitAt).length;
+    for (const o of afterKill) log(`failed after the exit: ${o.op} started ${o.startedAt - exitAt} ms after it: ${o.status || o.error}`);
+    log(`SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the signal and ${startedWhileDying} sent in the ${exitAt - killAt} ms until the exit was seen, ` +
+      `${killFailures.length} failed${killFailures.length ? ` (${describe(killPhase)})` : ''}, ${afterKill.length} of them sent after the exit; p99 ${percentile(killPhase, 99)} ms`);
     const otherFailures = failures(all).length - failures(rolling).length - killFailures.length;
     check(rate >= 200, `load rate ${rate.toFixed(0)} req/s < 200`);
     check(loadSeconds >= 30, `load lasted ${loadSeconds} s < 30 s`);
     check(failures(rolling).length === 0, `${failures(rolling).length} requests failed during the rolling restart: ${describe(rolling)}`);
-    check(afterKill.length === 0, `${afterKill.length} requests started after the SIGKILL failed: ${describe(afterKill)}`);
-    check(killFailures.length <= inFlightAtKill, `${killFailures.length} failures at the SIGKILL > ${inFlightAtKill} requests in flight`);
+    check(afterKill.length === 0, `${afterKill.length} requests sent after the killed instance had exited failed: ${describe(afterKill)}`);
+    check(killFailures.length <= inFlightAtKill + startedWhileDying, `${killFailures.length} failures at the SIGKILL > ${inFlightAtKill + startedWhileDying} requests in flight`);
     check(otherFailures === 0, `${otherFailures} requests failed outside the two phases`);
 
     // writes, webhooks, rate limits
@@ -156,7 +162,9 @@ async function main(): Promise<void> {
     const rateAfter = await checkSharedRateLimits(lb, token, servers);
     problems.push(...rateAfter.problems);
     log(`rate limits: ${rateBefore.summary} before; ${rateAfter.summary} after the SIGKILL`);
-    log(`HAProxy: ${haproxy.serverEvents.length} server state changes; ${haproxy.lines.length} log lines (errors and retries only)`);
+    log(`HAProxy: ${haproxy.serverEvents.length} server state changes; ${haproxy.lines.length} log lines (errors and retries only), in test-output/cluster-haproxy.log`);
+    mkdirSync(join(ROOT, 'test-output'), { recursive: true });
+    writeFileSync(join(ROOT, 'test-output', 'cluster-haproxy.log'), `${haproxy.lines.join('\n')}\n`);
   } finally {
     await haproxy?.stop();
     await Promise.all(servers.map((s) => s?.kill()));
