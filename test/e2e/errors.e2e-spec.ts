@@ -54,9 +54,9 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
     expectEnvelope(extra, 400, 'BadRequestException');
     expect(extra.body.messages).toEqual([`Query path '/rest/companies/${id}/extra/segment' invalid. Valid examples: /rest/companies/id or /rest/companies`]);
     // a path a collection answers, with a method it does not take: 400 naming the methods it does
-    const put = await t.http.request('PUT', '/companies');
-    expectEnvelope(put, 400, 'BadRequestException');
-    expect(put.body.messages).toEqual(["PUT is not supported on '/rest/companies'; it accepts GET, POST"]);
+    const post = await t.http.request('POST', '/restore/companies');
+    expectEnvelope(post, 400, 'BadRequestException');
+    expect(post.body.messages).toEqual(["POST is not supported on '/rest/restore/companies'; it accepts PATCH"]);
     const outside = await fetch(t.baseUrl.replace('/rest', '/elsewhere'));
     expect(outside.status).toBe(404);
     expect(await outside.json()).toEqual({ statusCode: 404, error: 'NotFoundException', messages: ['Cannot GET /elsewhere'] });

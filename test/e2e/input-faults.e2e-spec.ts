@@ -131,8 +131,8 @@ describe('input faults', () => {
     });
 
     it.each([
-      ['PUT', '/people'],
-      ['DELETE', '/people'],
+      ['DELETE', '/people/{id}/restore'],
+      ['POST', '/restore/people'],
       ['GET', '/batch/people'],
       ['POST', '/people/{id}'],
     ])('a method the path does not take: %s %s', async (method, template) => {

@@ -32,6 +32,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Records per create-many (`BATCH_MAX`, default 200). */
   batchMax: number;
+  /** Records one bulk update, delete or restore may touch (BULK_MAX). */
+  bulkMax: number;
   /** Default and maximum page size (`PAGE_SIZE_DEFAULT` 60, `PAGE_SIZE_MAX` 200). */
   pageSizeDefault: number;
   pageSizeMax: number;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     encryptionKey,
     bodyLimitBytes: bodyLimitBytes ?? 10 * 1024 * 1024,
     batchMax: read.int('BATCH_MAX', 200, 1, 10_000),
+    bulkMax: read.int('BULK_MAX', 10_000, 1, 100_000),
     pageSizeDefault: read.int('PAGE_SIZE_DEFAULT', 60, 1, pageSizeMax),
     pageSizeMax,
     relationLimit: read.int('RELATION_LIMIT', 60, 1, 1000),

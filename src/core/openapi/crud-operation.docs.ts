@@ -6,17 +6,17 @@ import { errors, etagHeader, idempotencyKey, idParam, ifMatch, query, Schema } f
 
 /** OpenAPI description of each CRUD operation of one collection: operationId, parameters, envelopes. */
 export class CrudOperationDocs {
-  private readonly record: Schema;
+  readonly record: Schema;
 
   constructor(private readonly def: CollectionDefinition) {
     this.record = { $ref: getSchemaPath(def.response) };
   }
 
-  private envelope(key: string, value: Schema): Schema {
+  envelope(key: string, value: Schema): Schema {
     return { type: 'object', required: ['data'], properties: { data: { type: 'object', required: [key], properties: { [key]: value } } } };
   }
 
-  private operation(operationId: string, summary: string): MethodDecorator {
+  operation(operationId: string, summary: string): MethodDecorator {
     return applyDecorators(
       ApiOperation({ operationId, summary }),
       ApiExtraModels(this.def.create, this.def.update, this.def.response, ErrorEnvelopeSchema, PageInfoSchema),
@@ -58,8 +58,8 @@ export class CrudOperationDocs {
 
   createOne = () =>
     applyDecorators(
-      this.operation(`createOne${this.def.pascal}`, `Create one ${this.def.singular}`),
-      query('depth'),
+      this.operation(`createOne${this.def.pascal}`, `Create (or upsert) one ${this.def.singular}`),
+      query('depth', 'upsert'),
       idempotencyKey,
       ApiBody({ type: this.def.create }),
       ApiResponse({
@@ -73,8 +73,8 @@ export class CrudOperationDocs {
 
   createMany = () =>
     applyDecorators(
-      this.operation(`createMany${this.def.pascalPlural}`, `Create many ${this.def.plural} (atomic)`),
-      query('depth'),
+      this.operation(`createMany${this.def.pascalPlural}`, `Create (or upsert) many ${this.def.plural} (atomic)`),
+      query('depth', 'upsert'),
       idempotencyKey,
       ApiBody({ schema: { type: 'array', items: { $ref: getSchemaPath(this.def.create) }, minItems: 1, maxItems: 200 } }),
       ApiResponse({

@@ -36,6 +36,13 @@ export const QUERY_PARAMETER_DOCS = {
     description: 'Projection: top-level field names to return (id is always returned).',
     schema: { type: 'string', examples: ['id,name,createdAt'] },
   },
+  upsert: {
+    description:
+      'true: each record is matched to an existing one by id and by the unique fields of the collection; a match is ' +
+      'updated with the fields sent (PATCH semantics, a soft-deleted match is restored), no match is created. ' +
+      'The body is then validated as partial records.',
+    schema: { type: 'boolean', default: false },
+  },
   soft_delete: {
     description: 'true: set deletedAt instead of deleting the record (restore with PATCH .../restore).',
     schema: { type: 'boolean', default: false, examples: [false] },

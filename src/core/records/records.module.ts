@@ -9,7 +9,10 @@ import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
+import { RecordBulkWrites } from './bulk-writes';
 import { RecordCounts } from './record-counts';
+import { RecordMerges } from './record-merges';
+import { RecordUpserts } from './record-upserts';
 import { RecordDuplicates } from './record-duplicates';
 import { RecordReads } from './record-reads';
 import { RecordShaper } from './record-shaper';
@@ -61,8 +64,23 @@ export class RecordsModule {
         RecordReads,
         RecordWrites,
         RecordDuplicates,
+        RecordBulkWrites,
+        RecordUpserts,
+        RecordMerges,
       ],
-      exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, RecordReads, RecordWrites, RecordDuplicates],
+      exports: [
+        CollectionCatalog,
+        KeyRing,
+        RecordCodecs,
+        Repositories,
+        RecordEventBus,
+        RecordReads,
+        RecordWrites,
+        RecordDuplicates,
+        RecordBulkWrites,
+        RecordUpserts,
+        RecordMerges,
+      ],
     };
   }
 }

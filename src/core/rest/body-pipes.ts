@@ -1,8 +1,13 @@
-import { BadRequestException, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
+import { BadRequestException, createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { CollectionDefinition } from '../model/collection-definition';
+import { QueryError } from '../errors/query-error';
+import { Row } from '../model/record';
+import { parseBoolean } from '../query/parse-params';
 import { DuplicatesInput } from '../records/record-duplicates';
+import { MergeInput } from '../records/record-merges';
+import { parseMergeBody } from './merge-body';
 import { badRequest, validateRecord, validateRecordArray } from '../validation/record-body';
 
 /** Path parameter `:id`: a UUID, else 400 `'abc' is not a valid UUID`. */
@@ -32,15 +37,52 @@ function singleRecordPipe(dto: Type<object>, allowId: boolean): Type<PipeTransfo
   return SingleRecordBodyPipe;
 }
 
+/** The records of a create and whether it is an upsert (`?upsert=true`). */
+export interface CreateInput {
+  records: Row[];
+  upsert: boolean;
+}
+
+/**
+ * The body of a create with its `upsert` query parameter, read together because they go
+ * together: the items of an upsert are partial records (a matched record is patched), the items
+ * of a create are whole ones. Validated by the create body pipes.
+ */
+export const CreateBody = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
+  const request = ctx.switchToHttp().getRequest<{ body: unknown; query?: Record<string, unknown> }>();
+  return { body: request.body, upsert: request.query?.upsert };
+});
+
+function parseUpsert(raw: unknown): boolean {
+  if (raw !== undefined && typeof raw !== 'string') throw new QueryError(`Query parameter 'upsert' must be given once, as a string`);
+  return parseBoolean('upsert', raw);
+}
+
 export function bodyPipesFor(def: CollectionDefinition) {
-  const CreateOneBodyPipe = singleRecordPipe(def.create, true);
   const UpdateBodyPipe = singleRecordPipe(def.update, false);
 
+  const createBodyPipe = (many: boolean): Type<PipeTransform> => {
+    @Injectable()
+    class CreateBodyPipe implements PipeTransform {
+      constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+      transform({ body, upsert }: { body: unknown; upsert: unknown }): CreateInput {
+        const isUpsert = parseUpsert(upsert);
+        const dto = isUpsert ? def.update : def.create;
+        if (many) return { records: validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth), upsert: isUpsert };
+        const result = validateRecord(dto, body, true, this.config.maxBodyDepth);
+        if (!result.ok) throw badRequest(result.messages);
+        return { records: [result.value], upsert: isUpsert };
+      }
+    }
+    return CreateBodyPipe;
+  };
+  const CreateOneBodyPipe = createBodyPipe(false);
+  const CreateManyBodyPipe = createBodyPipe(true);
+
   @Injectable()
-  class CreateManyBodyPipe implements PipeTransform {
-    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-    transform(body: unknown) {
-      return validateRecordArray(def.create, body, this.config.batchMax, this.config.maxBodyDepth);
+  class MergeBodyPipe implements PipeTransform {
+    transform(body: unknown): MergeInput {
+      return parseMergeBody(body);
     }
   }
 
@@ -52,7 +94,7 @@ export function bodyPipesFor(def: CollectionDefinition) {
     }
   }
 
-  return { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe };
+  return { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe, MergeBodyPipe };
 }
 
 /** `{"data": [partial records]}` or `{"ids": [uuids]}`, exactly one (API.md section 5). */

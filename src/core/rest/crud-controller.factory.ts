@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { idempotencyRequest } from '../idempotency/idempotency.store';
@@ -14,8 +13,10 @@ import { IfMatch } from '../records/etag';
 import { CountMode } from '../records/record-counts';
 import { DuplicatesInput, RecordDuplicates } from '../records/record-duplicates';
 import { RecordReads } from '../records/record-reads';
+import { RecordUpserts } from '../records/record-upserts';
 import { RecordWrites } from '../records/record-writes';
-import { bodyPipesFor, UuidParamPipe } from './body-pipes';
+import { bodyPipesFor, CreateBody, CreateInput, UuidParamPipe } from './body-pipes';
+import { withBulkRoutes } from './bulk-routes';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
 
@@ -27,13 +28,10 @@ import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-header
  */
 export function createCrudController(def: CollectionDefinition): Type<object> {
   const { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe } = bodyPipesFor(def);
-  const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe } = queryPipesFor(def.plural);
+  const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe, CreateShapePipe } = queryPipesFor(def.plural);
   const docs = new CrudOperationDocs(def);
   const one = `${def.plural}/:id`;
 
-  @ApiTags(def.plural)
-  @ApiBearerAuth()
-  @Controller()
   class CrudController {
     readonly meta: CollectionMeta;
 
@@ -42,8 +40,18 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       readonly reads: RecordReads,
       readonly writes: RecordWrites,
       readonly duplicates: RecordDuplicates,
+      readonly upserts: RecordUpserts,
     ) {
       this.meta = catalog.require(def.plural);
+    }
+
+    /** Create or upsert (`?upsert=true`) records, with an optional Idempotency-Key. */
+    async createOrUpsert(route: string, input: CreateInput, shape: Shape, actor: RequestActor, key: string | undefined, indexed: boolean) {
+      const idempotency = idempotencyRequest(key, actor.apiKeyId, route, input.upsert, shape, input.records);
+      const options = { indexed, idempotency };
+      return input.upsert
+        ? this.upserts.upsert(this.meta, input.records, shape, actor, options)
+        : this.writes.create(this.meta, input.records, shape, actor, options);
     }
 
     @Get(def.plural)
@@ -58,14 +66,13 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @HttpCode(201)
     @docs.createOne()
     async createOne(
-      @Body(CreateOneBodyPipe) body: Row,
-      @Query(WriteShapePipe) shape: Shape,
+      @CreateBody(undefined, CreateOneBodyPipe) input: CreateInput,
+      @Query(CreateShapePipe) shape: Shape,
       @Actor() actor: RequestActor,
       @IdempotencyKey() key: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const idempotency = idempotencyRequest(key, actor.apiKeyId, `POST /${def.plural}`, shape, body);
-      const { records, etag, replayed } = await this.writes.create(this.meta, [body], shape, actor, { idempotency });
+      const { records, etag, replayed } = await this.createOrUpsert(`POST /${def.plural}`, input, shape, actor, key, false);
       if (etag) header('ETag', etag);
       if (replayed) header('Idempotent-Replayed', 'true');
       return { data: { [`create${def.pascal}`]: records[0] } };
@@ -75,14 +82,13 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @HttpCode(201)
     @docs.createMany()
     async createMany(
-      @Body(CreateManyBodyPipe) body: Row[],
-      @Query(WriteShapePipe) shape: Shape,
+      @CreateBody(undefined, CreateManyBodyPipe) input: CreateInput,
+      @Query(CreateShapePipe) shape: Shape,
       @Actor() actor: RequestActor,
       @IdempotencyKey() key: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const idempotency = idempotencyRequest(key, actor.apiKeyId, `POST /batch/${def.plural}`, shape, body);
-      const { records, replayed } = await this.writes.create(this.meta, body, shape, actor, { indexed: true, idempotency });
+      const { records, replayed } = await this.createOrUpsert(`POST /batch/${def.plural}`, input, shape, actor, key, true);
       if (replayed) header('Idempotent-Replayed', 'true');
       return { data: { [`create${def.pascalPlural}`]: records } };
     }
@@ -139,6 +145,5 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     }
   }
 
-  Object.defineProperty(CrudController, 'name', { value: `${def.pascalPlural}CrudController` });
-  return CrudController;
+  return withBulkRoutes(def, CrudController);
 }

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ListQuery, parseListQuery } from '../query/list-query';
+import { BulkQuery, parseBulkQuery } from '../query/bulk-query';
 import { parseBoolean } from '../query/parse-params';
 import { parseShape, Shape } from '../query/record-shape';
 import { KeyRing } from '../security/keys';
@@ -33,7 +34,7 @@ export function queryPipesFor(plural: string) {
     }
   }
 
-  const shapePipe = (route: 'findOne' | 'write' | 'duplicates'): Type<PipeTransform<RawQuery, Shape>> => {
+  const shapePipe = (route: 'findOne' | 'write' | 'duplicates' | 'merge'): Type<PipeTransform<RawQuery, Shape>> => {
     @Injectable()
     class ShapePipe implements PipeTransform<RawQuery, Shape> {
       private readonly meta: CollectionMeta;
@@ -54,11 +55,46 @@ export function queryPipesFor(plural: string) {
     }
   }
 
+  /** Create one / many: the shape of the answer (`upsert` is read by the body pipe, with the body). */
+  @Injectable()
+  class CreateShapePipe implements PipeTransform<RawQuery, Shape> {
+    private readonly meta: CollectionMeta;
+    constructor(catalog: CollectionCatalog) {
+      this.meta = catalog.require(plural);
+    }
+    transform(raw: RawQuery): Shape {
+      return parseShape(this.meta, readParams(raw, ROUTE_PARAMS.create));
+    }
+  }
+
+  /** Update, delete and restore many: the mandatory filter, the shape, and `soft_delete` where a delete takes it. */
+  const bulkPipe = (route: 'bulk' | 'bulkDelete'): Type<PipeTransform<RawQuery, BulkQuery & DeleteQuery>> => {
+    @Injectable()
+    class BulkQueryPipe implements PipeTransform<RawQuery, BulkQuery & DeleteQuery> {
+      private readonly meta: CollectionMeta;
+      constructor(
+        catalog: CollectionCatalog,
+        @Inject(APP_CONFIG) private readonly config: AppConfig,
+      ) {
+        this.meta = catalog.require(plural);
+      }
+      transform(raw: RawQuery): BulkQuery & DeleteQuery {
+        const params: { filter?: string; depth?: string; fields?: string; soft_delete?: string } = readParams(raw, ROUTE_PARAMS[route]);
+        return { ...parseBulkQuery(this.meta, params, this.config.maxFilterDepth), soft: parseBoolean('soft_delete', params.soft_delete) };
+      }
+    }
+    return BulkQueryPipe;
+  };
+
   return {
     ListQueryPipe,
     FindOneShapePipe: shapePipe('findOne'),
     WriteShapePipe: shapePipe('write'),
     DuplicatesShapePipe: shapePipe('duplicates'),
+    MergeShapePipe: shapePipe('merge'),
+    CreateShapePipe,
     DeleteQueryPipe,
+    BulkQueryPipe: bulkPipe('bulk'),
+    BulkDeleteQueryPipe: bulkPipe('bulkDelete'),
   };
 }

@@ -5,8 +5,12 @@ export const ROUTE_PARAMS = {
   findMany: ['filter', 'order_by', 'limit', 'starting_after', 'ending_before', 'depth', 'fields'],
   findOne: ['depth', 'fields'],
   write: ['depth'],
+  create: ['depth', 'upsert'],
   delete: ['soft_delete'],
   duplicates: ['depth'],
+  bulk: ['filter', 'depth', 'fields'],
+  bulkDelete: ['filter', 'depth', 'fields', 'soft_delete'],
+  merge: ['depth', 'fields'],
 } as const;
 
 export type RouteParams = (typeof ROUTE_PARAMS)[keyof typeof ROUTE_PARAMS];

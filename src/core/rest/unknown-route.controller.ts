@@ -3,16 +3,19 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { CollectionCatalog } from '../model/collection-catalog';
 
 /**
- * The path shapes a collection answers (segments after `/rest`, `c` the collection, `x` an id or
- * `duplicates`) and the methods each takes: a path of another shape is a 400 `Query path ...
- * invalid`; a known shape asked with another method is a 400 naming the methods it takes.
+ * The path shapes a collection answers (segments after `/rest`: `c`, `c/x`, `c/x/restore`,
+ * `batch/c`, `restore/c`, `restore/c/x`, with `x` an id, `duplicates`, `merge` or `restore`) and
+ * the methods each takes: a path of another shape is a 400 `Query path ... invalid`; a known
+ * shape asked with another method is a 400 naming the methods it takes.
  */
 const SHAPES: { test: (segments: string[]) => boolean; methods: string }[] = [
-  { test: (s) => s.length === 1, methods: 'GET, POST' },
-  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[1] === 'duplicates', methods: 'POST' },
-  { test: (s) => s.length === 2 && s[0] !== 'batch', methods: 'GET, PATCH, DELETE' },
-  { test: (s) => s.length === 3 && s[2] === 'restore', methods: 'PATCH' },
+  { test: (s) => s.length === 1, methods: 'GET, POST, PATCH, PUT, DELETE' },
+  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && s[1] === 'duplicates', methods: 'POST' },
+  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && (s[1] === 'merge' || s[1] === 'restore'), methods: 'PATCH' },
+  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore', methods: 'GET, PATCH, PUT, DELETE' },
+  { test: (s) => s.length === 3 && s[0] !== 'batch' && s[0] !== 'restore' && s[2] === 'restore', methods: 'PATCH' },
   { test: (s) => s.length === 2 && s[0] === 'batch', methods: 'POST' },
+  { test: (s) => (s.length === 2 || s.length === 3) && s[0] === 'restore', methods: 'PATCH' },
 ];
 
 /**
@@ -30,7 +33,7 @@ function unknownRouteController(wildcard: string): Type<object> {
     unknown(@Req() request: { method: string; url: string }): never {
       const path = request.url.split('?')[0];
       const segments = path.split('/').filter(Boolean).slice(1); // drop 'rest'
-      const object = segments[0] === 'batch' ? segments[1] : segments[0];
+      const object = segments[0] === 'batch' || segments[0] === 'restore' ? segments[1] : segments[0];
       if (object === undefined) throw new NotFoundException(`Cannot ${request.method} ${path}`);
       if (!this.catalog.get(object)) {
         const plural = this.catalog.pluralOf(object);

@@ -1,0 +1,19 @@
+import { QueryError } from '../errors/query-error';
+import { CollectionMeta } from '../model/collection-meta';
+import { FilterNode, parseFilter } from './parse-filter';
+import { parseShape, Shape } from './record-shape';
+
+/** A bulk update, delete or restore: its mandatory filter and the shape of the records it returns. */
+export interface BulkQuery extends Shape {
+  filter: FilterNode;
+}
+
+/**
+ * `filter` (mandatory: a write over a whole collection must be asked for explicitly, e.g.
+ * `id[is]:NOT_NULL`), `depth` and `fields` of a bulk request.
+ */
+export function parseBulkQuery(meta: CollectionMeta, params: { filter?: string; depth?: string; fields?: string }, maxFilterDepth: number): BulkQuery {
+  if (params.filter === undefined || params.filter.trim() === '') throw new QueryError('filter is required');
+  const filter = parseFilter(params.filter, maxFilterDepth);
+  return { ...parseShape(meta, params), filter };
+}

@@ -1,0 +1,93 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { Queryable } from '../database/db';
+import { RecordEventBus } from '../events/event-bus';
+import { RecordEvent, recordEvent } from '../events/record-events';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionMeta } from '../model/collection-meta';
+import { ApiRecord, RequestActor } from '../model/record';
+import { Shape } from '../query/record-shape';
+import { RecordCodecs } from '../repository/record-codecs';
+import { Repositories } from '../repository/repositories';
+import { mergedFields } from './merge-values';
+import { RecordShaper } from './record-shaper';
+import { WriteUnit } from './write-unit';
+
+/** A checked merge request: 2 to 9 distinct ids, the index of the survivor among them. */
+export interface MergeInput {
+  ids: string[];
+  conflictPriorityIndex: number;
+  dryRun: boolean;
+}
+
+/** Thrown inside the transaction of a dry run to roll it back with its answer. */
+class DryRun {
+  constructor(readonly record: ApiRecord) {}
+}
+
+/**
+ * Merge (API.md section 11): the survivor takes the empty fields and list values of the others,
+ * every join column in any collection that points at a merged-away record is re-pointed to the
+ * survivor (the relations come from the catalog), the merged-away records are soft-deleted.
+ * One transaction; a dry run does all of it and rolls back, so it answers exactly what a merge
+ * would (unique conflicts included) and writes nothing.
+ */
+@Injectable()
+export class RecordMerges {
+  constructor(
+    private readonly unit: WriteUnit,
+    private readonly catalog: CollectionCatalog,
+    private readonly repositories: Repositories,
+    private readonly codecs: RecordCodecs,
+    private readonly shaper: RecordShaper,
+    private readonly events: RecordEventBus,
+  ) {}
+
+  async merge(meta: CollectionMeta, input: MergeInput, shape: Shape, actor: RequestActor): Promise<ApiRecord> {
+    try {
+      return await this.unit.run(meta, async (tx) => {
+        const record = await this.mergeIn(tx, meta, input, shape, actor);
+        if (input.dryRun) throw new DryRun(record);
+        return record;
+      });
+    } catch (error) {
+      if (error instanceof DryRun) return error.record;
+      throw error;
+    }
+  }
+
+  private async mergeIn(tx: Queryable, meta: CollectionMeta, input: MergeInput, shape: Shape, actor: RequestActor): Promise<ApiRecord> {
+    const codec = this.codecs.of(meta);
+    const bulk = this.repositories.bulk(meta);
+    const rows = await bulk.lockMatching(tx, '"id" = ANY($1::uuid[]) AND "deletedAt" IS NULL', [input.ids], input.ids.length);
+    const byId = new Map(rows.map((row) => [row.id as string, row]));
+    const missing = input.ids.filter((id) => !byId.has(id));
+    if (missing.length) throw new NotFoundException(`Record not found: ${missing.join(', ')}`);
+    const survivorId = input.ids[input.conflictPriorityIndex];
+    const mergedIds = input.ids.filter((id) => id !== survivorId);
+    const survivor = codec.toRecord(byId.get(survivorId)!);
+    const others = mergedIds.map((id) => codec.toRecord(byId.get(id)!));
+    const events: RecordEvent[] = [];
+
+    for (const rel of meta.oneToMany) {
+      const child = this.catalog.require(rel.target);
+      const childCodec = this.codecs.of(child);
+      for (const row of await this.repositories.bulk(child).repoint(tx, rel.joinColumn, mergedIds, survivorId)) {
+        const after = childCodec.toRecord(row);
+        events.push(recordEvent(child, 'updated', { ...after, [rel.joinColumn]: row.__before, updatedAt: null }, after));
+      }
+    }
+    // soft-deleted first: their unique values are free for the survivor to take
+    for (const row of await bulk.setDeletedByIds(tx, mergedIds, true)) {
+      const record = codec.toRecord(row);
+      events.push(recordEvent(meta, 'deleted', { ...record, deletedAt: null }, record));
+    }
+    const { columns, values } = codec.updateAssignments(mergedFields(meta, survivor, others));
+    let row = byId.get(survivorId)!;
+    if (columns.length > 0) {
+      row = (await this.repositories.of(meta).update(tx, survivorId, columns.map((c) => c.column), values))!;
+      events.push(recordEvent(meta, 'updated', survivor, codec.toRecord(row)));
+    }
+    await this.events.record(tx, events, actor);
+    return (await this.shaper.shape(tx, meta, [row], shape))[0];
+  }
+}

@@ -1,0 +1,135 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Queryable } from '../database/db';
+import { RecordEventBus } from '../events/event-bus';
+import { RecordEvent, recordEvent } from '../events/record-events';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionMeta } from '../model/collection-meta';
+import { ApiRecord, RequestActor, Row } from '../model/record';
+import { Shape } from '../query/record-shape';
+import { RecordCodecs } from '../repository/record-codecs';
+import { Repositories } from '../repository/repositories';
+import { validateRecord } from '../validation/record-body';
+import { explainBatchError } from './batch-errors';
+import { insertRows } from './insert-rows';
+import { CreateOptions, CreateResult } from './record-writes';
+import { RecordShaper } from './record-shaper';
+import { planUpsert, UniqueKey, uniqueKeys } from './upsert-plan';
+import { WriteUnit } from './write-unit';
+
+/** A transaction-scoped advisory lock key (64 bits) for one key value of one table. */
+function lockKey(table: string, key: string): string {
+  return createHash('sha256').update(`${table}\u0000${key}`).digest().readBigInt64BE(0).toString();
+}
+
+/**
+ * Upsert one or many (API.md section 11): each item matched by id and unique fields, then
+ * created or patched, in one transaction of a fixed number of statements. Concurrent upserts of
+ * the same keys are serialized by transaction-scoped advisory locks on those keys (taken in one
+ * order, so two batches never deadlock): the first creates, the others find and update.
+ */
+@Injectable()
+export class RecordUpserts {
+  private readonly keys = new Map<CollectionMeta, UniqueKey[]>();
+
+  constructor(
+    private readonly unit: WriteUnit,
+    private readonly catalog: CollectionCatalog,
+    private readonly repositories: Repositories,
+    private readonly codecs: RecordCodecs,
+    private readonly shaper: RecordShaper,
+    private readonly events: RecordEventBus,
+    private readonly idempotency: IdempotencyStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    for (const meta of catalog.all()) this.keys.set(meta, uniqueKeys(meta));
+  }
+
+  /** `items` are validated partial records (update schema, optional `id`). Answers in input order. */
+  async upsert(meta: CollectionMeta, items: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
+    const { idempotency } = options;
+    try {
+      return await this.unit.run(meta, async (tx) => {
+        const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
+        if (replay) return { records: replay.body as ApiRecord[], replayed: true };
+        const rows = await this.write(tx, meta, items, actor);
+        const records = await this.shaper.shape(tx, meta, rows, shape);
+        if (idempotency) await this.idempotency.complete(tx, idempotency, { status: 201, body: records });
+        return { records, replayed: false };
+      });
+    } catch (error) {
+      throw options.indexed ? explainBatchError(this.catalog, meta, error, items) : error;
+    }
+  }
+
+  private async write(tx: Queryable, meta: CollectionMeta, items: Row[], actor: RequestActor): Promise<Row[]> {
+    const keys = this.keys.get(meta)!;
+    const ids = items.map((item) => item.id).filter((id): id is string => typeof id === 'string');
+    const values = keys.map((key) => ({ column: key.column, values: [...new Set(items.map(key.valueOf).filter((v): v is string => v !== undefined))] }));
+    const locks = [...new Set([...ids.map((id) => `id:${id}`), ...values.flatMap((k) => k.values.map((v) => `${k.column}:${v}`))])];
+    await tx.query('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::int8[]) AS k ORDER BY 1) AS keys', [
+      locks.map((key) => lockKey(meta.table, key)).sort(),
+    ]);
+    const bulk = this.repositories.bulk(meta);
+    const candidates = await bulk.lockByKeys(tx, ids, values.filter((k) => k.values.length > 0));
+    const { targets } = planUpsert(items, keys, candidates);
+
+    const created = this.validateCreates(meta, items, targets);
+    const codec = this.codecs.of(meta);
+    const result = new Map<number, Row>();
+    const events: RecordEvent[] = [];
+    if (created.length > 0) {
+      const { columns, tuples, extras } = insertRows(meta, codec, created.map((c) => c.input), actor);
+      if (extras.some((e) => Object.keys(e).length > 0)) throw new BadRequestException(`${meta.plural} cannot be upserted`);
+      const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
+      rows.forEach((row, n) => {
+        result.set(created[n].index, row);
+        events.push(recordEvent(meta, 'created', undefined, codec.toRecord(row)));
+      });
+    }
+    const updates = items.flatMap((item, index) => (targets[index] ? [{ index, id: targets[index]!, item }] : []));
+    if (updates.length > 0) {
+      const before = new Map(candidates.map((row) => [row.id as string, row]));
+      const columns = new Set<string>();
+      const changes = updates.map(({ id, item }) => {
+        const { id: _id, ...fields } = item;
+        const assigned = codec.updateAssignments(fields);
+        const change: Row = { __id: id, __set: assigned.columns.map((c) => c.column) };
+        assigned.columns.forEach((c, i) => {
+          columns.add(c.column);
+          // record sets are JSON: a JSON field is its value, not its text
+          change[c.column] = c.type === 'RAW_JSON' && typeof assigned.values[i] === 'string' ? JSON.parse(assigned.values[i] as string) : assigned.values[i];
+        });
+        return change;
+      });
+      const after = new Map((await this.repositories.bulk(meta).patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]));
+      for (const { index, id } of updates) {
+        const row = after.get(id)!;
+        result.set(index, row);
+        const previous = codec.toRecord(before.get(id)!);
+        const current = codec.toRecord(row);
+        if (previous.deletedAt !== null) events.push(recordEvent(meta, 'restored', undefined, current));
+        const updated = recordEvent(meta, 'updated', { ...previous, deletedAt: current.deletedAt }, current);
+        if (updated.updatedFields!.length > 0) events.push(updated);
+      }
+    }
+    await this.events.record(tx, events, actor);
+    return items.map((_, index) => result.get(index)!);
+  }
+
+  /** Items that create a record must be valid creates (required fields): 400 naming each. */
+  private validateCreates(meta: CollectionMeta, items: Row[], targets: (string | null)[]): { index: number; input: Row }[] {
+    const messages: string[] = [];
+    const created: { index: number; input: Row }[] = [];
+    items.forEach((item, index) => {
+      if (targets[index] !== null) return;
+      const result = validateRecord(meta.def.create, item, true, this.config.maxBodyDepth);
+      if (result.ok) created.push({ index, input: result.value });
+      else messages.push(...result.messages.map((m) => (items.length > 1 ? `[${index}] ${m}` : m)));
+    });
+    if (messages.length) throw new BadRequestException(messages);
+    return created;
+  }
+}

@@ -1,0 +1,91 @@
+import { Queryable } from '../database/db';
+import { q } from '../database/sql';
+import { Row } from '../model/record';
+import { RecordRepository } from './record-repository';
+
+/**
+ * The set-based statements of one collection (bulk updates, deletes and restores, upserts,
+ * merges): each touches any number of records in one statement, by a compiled condition or by
+ * a list of ids. Beside RecordRepository, the other statement owner of the same table.
+ */
+export class BulkStatements {
+  private readonly table: string;
+  private readonly selectList: string;
+
+  constructor(private readonly repository: RecordRepository) {
+    this.table = repository.table;
+    this.selectList = repository.selectList;
+  }
+
+  /** Rows matching a compiled condition, locked for the transaction, by id, at most `limit`. */
+  lockMatching(tx: Queryable, where: string, values: unknown[], limit: number): Promise<Row[]> {
+    return tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`, values);
+  }
+
+  /** Sets the same columns on every record of `ids` (and `updatedAt`); rows after, by id. */
+  updateByIds(tx: Queryable, ids: string[], columns: string[], values: unknown[]): Promise<Row[]> {
+    const sets = columns.map((c, i) => `${q(c)} = $${i + 2}`);
+    return tx.query(
+      `UPDATE ${this.table} SET ${[...sets, '"updatedAt" = now()'].join(', ')} WHERE "id" = ANY($1::uuid[]) RETURNING ${this.selectList}`,
+      [ids, ...values],
+    );
+  }
+
+  /** Soft-deletes (live ones) or restores (soft-deleted ones) the records of `ids`; the rows that changed. */
+  setDeletedByIds(tx: Queryable, ids: string[], deleted: boolean): Promise<Row[]> {
+    const change = deleted ? `"deletedAt" = now() WHERE "deletedAt" IS NULL` : `"deletedAt" = NULL WHERE "deletedAt" IS NOT NULL`;
+    return tx.query(`UPDATE ${this.table} SET ${change} AND "id" = ANY($1::uuid[]) RETURNING ${this.selectList}`, [ids]);
+  }
+
+  /** Hard-deletes the records of `ids` (foreign keys clear or cascade); their rows. */
+  destroyByIds(tx: Queryable, ids: string[]): Promise<Row[]> {
+    return tx.query(`DELETE FROM ${this.table} WHERE "id" = ANY($1::uuid[]) RETURNING ${this.selectList}`, [ids]);
+  }
+
+  /**
+   * Records (live or soft-deleted) whose id is one of `ids` or whose unique column holds one of
+   * the given values, locked for the transaction: the candidates of an upsert.
+   */
+  lockByKeys(tx: Queryable, ids: string[], keys: { column: string; values: string[] }[]): Promise<Row[]> {
+    const values: unknown[] = [ids];
+    const conditions = ['"id" = ANY($1::uuid[])'];
+    for (const key of keys) {
+      values.push(key.values);
+      conditions.push(`${q(key.column)} = ANY($${values.length}::text[])`);
+    }
+    return tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE ${conditions.join(' OR ')} FOR UPDATE`, values);
+  }
+
+  /**
+   * Updates records each with its own set of columns (PATCH semantics per record) in one
+   * statement: `changes` are `{id, set: [columns sent], <column>: value}`; a soft-deleted record
+   * is restored; `updatedAt` moves only for a record that changed. Rows after.
+   */
+  patchEach(tx: Queryable, columns: string[], changes: Record<string, unknown>[]): Promise<Row[]> {
+    const types = ['"__id" uuid', '"__set" text[]', ...columns.map((c) => `${q(c)} ${this.repository.sqlType(c)}`)];
+    const next = columns.map((c) => `CASE WHEN '${c.replace(/'/g, "''")}' = ANY(r."__set") THEN r.${q(c)} ELSE t.${q(c)} END`);
+    const changed = columns.length
+      ? `t."deletedAt" IS NOT NULL OR (${columns.map((c) => `t.${q(c)}`).join(', ')}, NULL) IS DISTINCT FROM (${next.join(', ')}, NULL)`
+      : 't."deletedAt" IS NOT NULL';
+    const sets = [...columns.map((c, i) => `${q(c)} = ${next[i]}`), `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`, `"deletedAt" = NULL`];
+    return tx.query(
+      `UPDATE ${this.table} AS t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(', ')}) ` +
+        `WHERE t."id" = r."__id" RETURNING ${this.selectList.replace(/(^|, )"/g, '$1t."')}`,
+      [JSON.stringify(changes)],
+    );
+  }
+
+  /**
+   * Points `joinColumn` of every record (live or not) that points at one of `fromIds` to `toId`;
+   * rows after, each with the id it pointed at before in `__before`.
+   */
+  repoint(tx: Queryable, joinColumn: string, fromIds: string[], toId: string): Promise<Row[]> {
+    const column = q(joinColumn);
+    return tx.query(
+      `UPDATE ${this.table} AS t SET ${column} = $1, "updatedAt" = now() ` +
+        `FROM (SELECT "id" AS "__id", ${column} AS "__before" FROM ${this.table} WHERE ${column} = ANY($2::uuid[]) FOR UPDATE) o ` +
+        `WHERE t."id" = o."__id" RETURNING ${this.selectList.replace(/(^|, )"/g, '$1t."')}, o."__before"`,
+      [toId, fromIds],
+    );
+  }
+}
