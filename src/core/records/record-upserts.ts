@@ -50,11 +50,13 @@ export class RecordUpserts {
   /** `items` are validated partial records (update schema, optional `id`). Answers in input order. */
   async upsert(meta: CollectionMeta, items: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
     const { idempotency } = options;
+    // a create hook (apiKeys: a token shown once) has no meaning for a record that is patched
+    if (meta.def.hooks?.beforeCreate) throw new BadRequestException(`${meta.plural} cannot be upserted`);
     try {
       return await this.unit.run(meta, async (tx) => {
         const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
         if (replay) return { records: replay.body as ApiRecord[], replayed: true };
-        const rows = await this.write(tx, meta, items, actor);
+        const rows = await this.write(tx, meta, items, actor, options.indexed === true);
         const records = await this.shaper.shape(tx, meta, rows, shape);
         if (idempotency) await this.idempotency.complete(tx, idempotency, { status: 201, body: records });
         return { records, replayed: false };
@@ -64,7 +66,7 @@ export class RecordUpserts {
     }
   }
 
-  private async write(tx: Queryable, meta: CollectionMeta, items: Row[], actor: RequestActor): Promise<Row[]> {
+  private async write(tx: Queryable, meta: CollectionMeta, items: Row[], actor: RequestActor, indexed: boolean): Promise<Row[]> {
     const keys = this.keys.get(meta)!;
     const ids = items.map((item) => item.id).filter((id): id is string => typeof id === 'string');
     const values = keys.map((key) => ({ column: key.column, values: [...new Set(items.map(key.valueOf).filter((v): v is string => v !== undefined))] }));
@@ -76,13 +78,12 @@ export class RecordUpserts {
     const candidates = await bulk.lockByKeys(tx, ids, values.filter((k) => k.values.length > 0));
     const { targets } = planUpsert(items, keys, candidates);
 
-    const created = this.validateCreates(meta, items, targets);
+    const created = this.validateCreates(meta, items, targets, indexed);
     const codec = this.codecs.of(meta);
     const result = new Map<number, Row>();
     const events: RecordEvent[] = [];
     if (created.length > 0) {
-      const { columns, tuples, extras } = insertRows(meta, codec, created.map((c) => c.input), actor);
-      if (extras.some((e) => Object.keys(e).length > 0)) throw new BadRequestException(`${meta.plural} cannot be upserted`);
+      const { columns, tuples } = insertRows(meta, codec, created.map((c) => c.input), actor);
       const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
       rows.forEach((row, n) => {
         result.set(created[n].index, row);
@@ -120,14 +121,14 @@ export class RecordUpserts {
   }
 
   /** Items that create a record must be valid creates (required fields): 400 naming each. */
-  private validateCreates(meta: CollectionMeta, items: Row[], targets: (string | null)[]): { index: number; input: Row }[] {
+  private validateCreates(meta: CollectionMeta, items: Row[], targets: (string | null)[], indexed: boolean): { index: number; input: Row }[] {
     const messages: string[] = [];
     const created: { index: number; input: Row }[] = [];
     items.forEach((item, index) => {
       if (targets[index] !== null) return;
       const result = validateRecord(meta.def.create, item, true, this.config.maxBodyDepth);
       if (result.ok) created.push({ index, input: result.value });
-      else messages.push(...result.messages.map((m) => (items.length > 1 ? `[${index}] ${m}` : m)));
+      else messages.push(...result.messages.map((m) => (indexed ? `[${index}] ${m}` : m)));
     });
     if (messages.length) throw new BadRequestException(messages);
     return created;
