@@ -29,7 +29,9 @@ export class CollectionCatalog {
           target: meta.plural,
           joinColumn: rel.joinColumn,
           onDelete: rel.onDelete,
+          targetMeta: meta,
         });
+        rel.targetMeta = target;
       }
     }
   }

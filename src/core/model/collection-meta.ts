@@ -15,7 +15,12 @@ export interface RelationMeta {
   /** The join column: on this table for MANY_TO_ONE, on the target's table for ONE_TO_MANY. */
   joinColumn: string;
   onDelete: OnDeleteAction;
+  /** The related collection (set by the catalog once every collection is known). */
+  targetMeta?: CollectionMeta;
 }
+
+/** Relation paths in filters and sorts go through at most this many relations (API.md section 12). */
+export const MAX_RELATION_HOPS = 2;
 
 export const COMMON_FIELDS = ['id', 'createdAt', 'updatedAt', 'deletedAt'] as const;
 
@@ -78,6 +83,8 @@ export class CollectionMeta implements QueryTarget {
   resolve(path: string[]): ColumnRef {
     const ref = this.paths.get(path.join('.'));
     if (ref) return ref;
+    const relation = path.length > 1 ? [...this.manyToOne, ...this.oneToMany].find((r) => r.name === path[0]) : undefined;
+    if (relation) return this.resolveThrough(relation, path);
     const [name, sub] = path;
     const field = this.fieldByName.get(name);
     if (field && !sub && this.columnsByField.get(name)!.length > 1) {
@@ -88,6 +95,20 @@ export class CollectionMeta implements QueryTarget {
       throw new QueryError(`'${name}' is a relation: use its join column ${name}Id`);
     }
     throw new QueryError(`field '${path.join('.')}' does not exist in '${this.def.singular}' object`);
+  }
+
+  /** `company.employees`: the column of the related collection, with the hop that reaches it. */
+  private resolveThrough(relation: RelationMeta, path: string[]): ColumnRef {
+    let leaf: ColumnRef;
+    try {
+      leaf = relation.targetMeta!.resolve(path.slice(1));
+    } catch (error) {
+      if (!(error instanceof QueryError)) throw error;
+      throw new QueryError(`field '${path.join('.')}' does not exist in '${this.def.singular}' object (${error.message})`);
+    }
+    const hops = [{ kind: relation.kind, table: relation.targetMeta!.table, joinColumn: relation.joinColumn }, ...(leaf.hops ?? [])];
+    if (hops.length > MAX_RELATION_HOPS) throw new QueryError(`'${path.join('.')}' goes through more than ${MAX_RELATION_HOPS} relations`);
+    return { ...leaf, path: path.join('.'), hops };
   }
 
   get plural(): string {

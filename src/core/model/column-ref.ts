@@ -11,12 +11,27 @@ export interface ColumnRef {
   options?: readonly string[];
   /** Whether the column can hold NULL (decides the NULL branches of keyset predicates). */
   nullable: boolean;
+  /**
+   * For a path through relations (`company.employees`, `people.jobTitle`): the relations from
+   * this collection to the column's table, in order. Absent for the collection's own columns.
+   */
+  hops?: RelationHop[];
+}
+
+/** One step of a relation path: the related table and how it joins the one before it. */
+export interface RelationHop {
+  /** `MANY_TO_ONE`: the join column is on the table before; `ONE_TO_MANY`: on the related table. */
+  kind: 'MANY_TO_ONE' | 'ONE_TO_MANY';
+  table: string;
+  joinColumn: string;
 }
 
 /** What the query builder needs to know about a collection; implemented by CollectionMeta. */
 export interface QueryTarget {
   /** Singular object name, as in `field 'foo' does not exist in 'person' object`. */
   readonly objectName: string;
+  /** Its table (relation paths qualify the outer row with it). */
+  readonly table: string;
   /** Resolves a field path to its column; throws QueryError for unknown or incomplete paths. */
   resolve(path: string[]): ColumnRef;
 }

@@ -13,6 +13,7 @@ const columns: Record<string, ColumnRef> = {
 };
 const target: QueryTarget = {
   objectName: 'person',
+  table: 'person',
   resolve: (path) => {
     const ref = columns[path.join('.')];
     if (!ref) throw new QueryError(`field '${path.join('.')}' does not exist in 'person' object`);

@@ -3,7 +3,7 @@ import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
 import { FilterNode, FilterOperator } from './parse-filter';
 import { SortKey } from './parse-order-by';
 import { QueryError } from '../errors/query-error';
-import { ColumnRef, QueryTarget } from '../model/column-ref';
+import { ColumnRef, QueryTarget, RelationHop } from '../model/column-ref';
 
 /**
  * Turns parsed query trees into SQL fragments. Column names come only from the collection's
@@ -32,10 +32,32 @@ const COMPARISON: Partial<Record<FilterOperator, string>> = {
   ilike: 'ILIKE',
 };
 
+/**
+ * A predicate on a relation path as `EXISTS` over the related table(s), aliased r1, r2: through
+ * a many-to-one relation, "the related record matches"; through a one-to-many one, "at least one
+ * related record matches" (so `not(...)` around it is "none matches"). Soft-deleted related
+ * records never match. The outer row is named by its table, so no column name can be captured.
+ */
+function throughRelations(target: QueryTarget, hops: RelationHop[], leaf: string): string {
+  let sql = leaf;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i];
+    const alias = `r${i + 1}`;
+    const outer = i === 0 ? q(target.table) : `r${i}`;
+    const join = hop.kind === 'MANY_TO_ONE' ? `${alias}."id" = ${outer}.${q(hop.joinColumn)}` : `${alias}.${q(hop.joinColumn)} = ${outer}."id"`;
+    sql = `EXISTS (SELECT 1 FROM ${q(hop.table)} AS ${alias} WHERE ${join} AND ${alias}."deletedAt" IS NULL AND ${sql})`;
+  }
+  return sql;
+}
+
 function predicateSql(target: QueryTarget, node: Extract<FilterNode, { kind: 'predicate' }>, params: SqlParams): string {
   const ref = target.resolve(node.path);
   checkOperator(ref, node.operator);
-  const column = q(ref.column);
+  if (!ref.hops) return leafSql(ref, q(ref.column), node, params);
+  return throughRelations(target, ref.hops, leafSql(ref, `r${ref.hops.length}.${q(ref.column)}`, node, params));
+}
+
+function leafSql(ref: ColumnRef, column: string, node: Extract<FilterNode, { kind: 'predicate' }>, params: SqlParams): string {
   const { operator, value } = node;
   const isList = operator === 'in' || operator === 'containsAny';
   if (isList !== (value.kind === 'list')) {
@@ -90,6 +112,29 @@ export interface ResolvedSortKey {
   ref: ColumnRef;
   descending: boolean;
   nullsFirst: boolean;
+  /**
+   * A key through many-to-one relations (`company.name`): the related value as a scalar subquery
+   * (null without a live related record), and the name the page selects it as, for cursors.
+   */
+  related?: { sql: string; output: string };
+}
+
+/** The SQL of a sort key: its column, or the related value. */
+function sortSql(key: ResolvedSortKey): string {
+  return key.related?.sql ?? q(key.ref.column);
+}
+
+/** `(SELECT s2."name" FROM "company" s1 JOIN ... WHERE s1."id" = "person"."companyId" ...)`: the value a relation sort reads. */
+function relatedValueSql(target: QueryTarget, ref: ColumnRef): string {
+  const hops = ref.hops!;
+  const joins = hops
+    .slice(1)
+    .map((hop, i) => ` JOIN ${q(hop.table)} AS s${i + 2} ON s${i + 2}."id" = s${i + 1}.${q(hop.joinColumn)} AND s${i + 2}."deletedAt" IS NULL`)
+    .join('');
+  return (
+    `(SELECT s${hops.length}.${q(ref.column)} FROM ${q(hops[0].table)} AS s1${joins} ` +
+    `WHERE s1."id" = ${q(target.table)}.${q(hops[0].joinColumn)} AND s1."deletedAt" IS NULL)`
+  );
 }
 
 const SORTABLE_EXCLUDED = new Set(['RAW_JSON', 'ARRAY', 'MULTI_SELECT']);
@@ -100,12 +145,17 @@ const SORTABLE_EXCLUDED = new Set(['RAW_JSON', 'ARRAY', 'MULTI_SELECT']);
  * reverses every column, so `id` must go the key's way).
  */
 export function resolveSort(target: QueryTarget, keys: SortKey[]): ResolvedSortKey[] {
-  const resolved = keys.map((key) => {
+  const resolved = keys.map((key, i): ResolvedSortKey => {
     const ref = target.resolve(key.path);
     if (SORTABLE_EXCLUDED.has(ref.type)) throw new QueryError(`Cannot order by '${ref.path}' (${ref.type})`);
-    return { ref, descending: key.descending, nullsFirst: key.nullsFirst };
+    if (!ref.hops) return { ref, descending: key.descending, nullsFirst: key.nullsFirst };
+    if (ref.hops.some((hop) => hop.kind !== 'MANY_TO_ONE')) {
+      throw new QueryError(`Cannot order by '${ref.path}': order_by follows many-to-one relations only`);
+    }
+    // a record without the related record sorts as a null, whatever the column's own nullability
+    return { ref: { ...ref, nullable: true }, descending: key.descending, nullsFirst: key.nullsFirst, related: { sql: relatedValueSql(target, ref), output: `__sort${i}` } };
   });
-  if (!resolved.some((k) => k.ref.column === 'id')) {
+  if (!resolved.some((k) => !k.related && k.ref.column === 'id')) {
     const last = resolved[resolved.length - 1];
     const descending = last?.descending ?? false;
     resolved.push({ ref: target.resolve(['id']), descending, nullsFirst: descending });
@@ -127,7 +177,7 @@ export function reverseSort(keys: ResolvedSortKey[]): ResolvedSortKey[] {
 export function orderBySql(keys: ResolvedSortKey[]): string {
   return keys
     .map((k) => {
-      const direction = `${q(k.ref.column)} ${k.descending ? 'DESC' : 'ASC'}`;
+      const direction = `${sortSql(k)} ${k.descending ? 'DESC' : 'ASC'}`;
       return k.ref.nullable ? `${direction} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}` : direction;
     })
     .join(', ');
@@ -145,8 +195,8 @@ function rowComparable(keys: ResolvedSortKey[], values: unknown[]): boolean {
 
 function rowComparison(keys: ResolvedSortKey[], values: unknown[], params: SqlParams): string {
   const operator = keys[0].descending ? '<' : '>';
-  if (keys.length === 1) return `${q(keys[0].ref.column)} ${operator} ${params.add(values[0])}`;
-  const left = keys.map((k) => q(k.ref.column)).join(', ');
+  if (keys.length === 1) return `${sortSql(keys[0])} ${operator} ${params.add(values[0])}`;
+  const left = keys.map(sortSql).join(', ');
   const right = values.map((v) => params.add(v)).join(', ');
   return `(${left}) ${operator} (${right})`;
 }
@@ -162,7 +212,7 @@ export function keysetSql(keys: ResolvedSortKey[], values: unknown[], params: Sq
   if (rowComparable(keys, values)) return rowComparison(keys, values, params);
   const [key, ...restKeys] = keys;
   const [value, ...restValues] = values;
-  const column = q(key.ref.column);
+  const column = sortSql(key);
   const rest = () => keysetSql(restKeys, restValues, params);
   if (value === null) {
     // within the NULLs of this key, the rest decides; if NULLs come first, every value follows

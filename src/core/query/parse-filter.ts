@@ -1,5 +1,8 @@
 import { QueryError } from '../errors/query-error';
 
+/** Two relations, a field and a composite sub-field: `company.accountOwner.name.lastName`. */
+const MAX_PATH_SEGMENTS = 5;
+
 /**
  * Parser of the `filter` query parameter: string -> syntax tree. Pure; fields are checked later.
  *
@@ -9,7 +12,8 @@ import { QueryError } from '../errors/query-error';
  *               | 'not' '(' expr ')'
  *               | predicate
  *   predicate  := path '[' operator ']' ':' value
- *   path       := name ( '.' name )?                         name := [A-Za-z_][A-Za-z0-9_]*
+ *   path       := name ( '.' name ){0,4}                     name := [A-Za-z_][A-Za-z0-9_]*
+ *                 (a field, a composite sub-field, or relations first: company.accountOwner.name.lastName)
  *   value      := '[' ( scalar ( ',' scalar )* )? ']' | scalar
  *   scalar     := '"' chars '"' | "'" chars "'" | bare     escapes in quotes: \" \' \\
  *   bare       := any characters up to ',' or ')' (or ']' inside a list), trimmed
@@ -121,7 +125,7 @@ class FilterParser {
 
   private predicate(first: string, start: number): FilterNode {
     const path = [first];
-    if (this.peek() === '.') {
+    while (this.peek() === '.' && path.length < MAX_PATH_SEGMENTS) {
       this.pos++;
       path.push(this.name());
     }

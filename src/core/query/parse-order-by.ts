@@ -6,7 +6,7 @@ import { QueryError } from '../errors/query-error';
  * Grammar:
  *   order_by  := key ( ',' key )*
  *   key       := path ( '[' direction ']' )?          default direction AscNullsFirst
- *   path      := name ( '.' name )?
+ *   path      := name ( '.' name ){0,4}              relations first: company.name
  *   direction := AscNullsFirst | AscNullsLast | DescNullsFirst | DescNullsLast
  *
  * Example: name.lastName[DescNullsLast],createdAt
@@ -21,7 +21,7 @@ export interface SortKey {
   nullsFirst: boolean;
 }
 
-const KEY_RE = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*(?:\[\s*([A-Za-z]*)\s*\])?\s*$/;
+const KEY_RE = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){0,4})\s*(?:\[\s*([A-Za-z]*)\s*\])?\s*$/;
 
 export function parseOrderBy(source: string): SortKey[] {
   if (source.trim() === '') throw new QueryError("Invalid order_by: it is empty, expected e.g. 'createdAt[DescNullsLast]'");

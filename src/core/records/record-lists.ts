@@ -1,4 +1,5 @@
 import { Queryable } from '../database/db';
+import { q } from '../database/sql';
 import { Row } from '../model/record';
 import { filterMentions, filterSql, keysetSql, orderBySql, reverseSort, SqlParams } from '../query/apply-query';
 import { encodeCursor } from '../query/cursor';
@@ -36,13 +37,20 @@ export async function findPage(db: Queryable, repository: RecordRepository, quer
   if (query.cursor) conditions.push(keysetSql(order, query.cursor.values, params));
 
   const [rows, totalCount] = await Promise.all([
-    repository.page(db, { where: conditions.join(' AND '), orderBy: orderBySql(order), limit: query.limit + 1, values: params.values }),
+    repository.page(db, {
+      where: conditions.join(' AND '),
+      orderBy: orderBySql(order),
+      limit: query.limit + 1,
+      values: params.values,
+      extraSelect: query.sort.flatMap((k) => (k.related ? [`${k.related.sql} AS ${q(k.related.output)}`] : [])),
+    }),
     counter(countWhere, countParams),
   ]);
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backward) page.reverse();
-  const cursorOf = (row: Row) => encodeCursor(cursorKey, { s: query.sortSignature, v: query.sort.map((k) => row[k.ref.column] ?? null) });
+  const cursorOf = (row: Row) =>
+    encodeCursor(cursorKey, { s: query.sortSignature, v: query.sort.map((k) => row[k.related?.output ?? k.ref.column] ?? null) });
   return {
     rows: page,
     totalCount,

@@ -10,6 +10,8 @@ export interface PageClause {
   orderBy: string;
   limit: number;
   values: unknown[];
+  /** Expressions selected beside the columns (`<expr> AS "__sort0"`: relation sort values for cursors). */
+  extraSelect?: string[];
 }
 
 /**
@@ -54,7 +56,8 @@ export class RecordRepository {
   /** One page of a compiled list request. */
   page(db: Queryable, clause: PageClause): Promise<Row[]> {
     const where = clause.where ? ` WHERE ${clause.where}` : '';
-    return db.query(`SELECT ${this.selectList} FROM ${this.table}${where} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`, clause.values);
+    const select = [this.selectList, ...(clause.extraSelect ?? [])].join(', ');
+    return db.query(`SELECT ${select} FROM ${this.table}${where} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`, clause.values);
   }
 
   async count(db: Queryable, where: string, values: unknown[]): Promise<number> {
