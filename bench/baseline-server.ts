@@ -20,10 +20,14 @@
  *          `Prefer: count=none` skips the count query)
  *   POST   /rest/people|companies?depth=0        POST /rest/batch/people|companies?depth=0
  *   PATCH  /rest/people|companies/:id?depth=0    POST /rest/people|companies/duplicates?depth=0
+ *   PATCH  /rest/people|companies?filter=<f>[op]:<v>,...&depth=0   (update many: a top-level comma
+ *          list of predicates on one or more filterable fields, at most BULK_MAX records)
+ *   POST   /rest/batch/people|companies?upsert=true&depth=0   (upsert many, matched by id and by
+ *          the unique field: emails.primaryEmail / domainName.primaryLinkUrl)
  *   GET    /health (no key)
  *
  * Environment: DATABASE_URL, PORT, HOST, DB_POOL_SIZE (10, as the service), API_KEY_CACHE_TTL_MS
- * (2000, as the service), BASELINE_CURSOR_KEY (hex; signs its own cursors, see lib/baseline-cursor.ts).
+ * (2000, as the service), BULK_MAX (10000, as the service), BASELINE_CURSOR_KEY (hex; signs its own cursors, see lib/baseline-cursor.ts).
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
@@ -44,6 +48,7 @@ const RELATION_LIMIT = 60;
 const BATCH_MAX = 200;
 const MAX_DUPLICATES = 60;
 const BODY_LIMIT = 10 * 1024 * 1024;
+const BULK_MAX = Number(env.BULK_MAX ?? 10_000);
 
 /* ------------------------------------------------------------------ database */
 
@@ -146,6 +151,8 @@ interface Collection {
   filterable: Record<string, Column>;
   /** Duplicate criteria as lists of [path, column]. */
   duplicateCriteria: [string, string][][];
+  /** The unique field upserts match on: its field, sub-field and column. */
+  unique: { field: string; sub: string; column: string };
   selectList: string;
   insertColumns: string[];
   byName: Map<string, Field>;
@@ -231,6 +238,7 @@ const people = collection({
     [['linkedinLink.primaryLinkUrl', 'linkedinLinkPrimaryLinkUrl']],
     [['emails.primaryEmail', 'emailsPrimaryEmail']],
   ],
+  unique: { field: 'emails', sub: 'primaryEmail', column: 'emailsPrimaryEmail' },
 });
 
 const companies = collection({
@@ -279,6 +287,7 @@ const companies = collection({
     position: { column: 'position', type: 'number', def: 0 },
   },
   duplicateCriteria: [[['name', 'name']], [['domainName.primaryLinkUrl', 'domainNamePrimaryLinkUrl']]],
+  unique: { field: 'domainName', sub: 'primaryLinkUrl', column: 'domainNamePrimaryLinkUrl' },
 });
 
 const COLLECTIONS: Record<string, Collection> = { people, companies };
@@ -457,12 +466,21 @@ function updateAssignments(c: Collection, input: Row): { columns: string[]; valu
 /* ------------------------------------------------------------------ events (same rows as src/core/events) */
 
 interface RecordEvent {
-  action: 'created' | 'updated';
+  action: 'created' | 'updated' | 'restored';
   recordId: string;
   before?: Row;
   after: Row;
   diff?: Row;
   updatedFields?: string[];
+}
+
+/** The event of a change; an update's diff (every field but updatedAt that changed) and updatedFields. */
+function updatedEvent(recordId: string, before: Row, after: Row): RecordEvent {
+  const diff: Row = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (key !== 'updatedAt' && !isDeepStrictEqual(value, before[key])) diff[key] = { before: before[key], after: value };
+  }
+  return { action: 'updated', recordId, before, after, diff, updatedFields: Object.keys(diff) };
 }
 
 const TIMELINE_COLUMNS = [
@@ -474,47 +492,57 @@ function placeholders(rows: unknown[][], params: unknown[]): string {
   return rows.map((row) => `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`).join(', ');
 }
 
+/** INSERT ... SELECT from one JSON record set bound as `$n` (as the service's RecordRepository.insertFromJson). */
+const insertFromJson = (table: string, columns: [string, string][], n: number) =>
+  `INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')}) SELECT ${columns.map(([c]) => `r."${c}"`).join(', ')} ` +
+  `FROM jsonb_to_recordset($${n}::jsonb) AS r(${columns.map(([c, t]) => `"${c}" ${t}`).join(', ')})`;
+const AUDIT_COLUMNS: [string, string][] = [
+  ['name', 'text'], ['objectName', 'text'], ['recordId', 'uuid'], ['properties', 'jsonb'], ['context', 'jsonb'], ['workspaceMemberId', 'uuid'],
+];
+const TIMELINE_INSERT_COLUMNS: [string, string][] = [
+  ['name', 'text'], ['properties', 'jsonb'], ['linkedRecordId', 'uuid'], ...TIMELINE_COLUMNS.map((c): [string, string] => [c, 'uuid']),
+];
+/** The statement of every write's events (whatever their number: three JSON record sets), as the service's event bus builds it. */
+const EVENTS_SQL =
+  `WITH audit AS (${insertFromJson('auditLog', AUDIT_COLUMNS, 1)}), ` +
+  `timeline AS (${insertFromJson('timelineActivity', TIMELINE_INSERT_COLUMNS, 2)}), ` +
+  `outbox AS (INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
+  `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($3::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
+  `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1) ` +
+  `SELECT (SELECT count(*)::int FROM outbox) AS "c0"`;
+
 /**
  * One auditLog row and one timelineActivity row per event, and the webhook outbox rows, in the
- * caller's transaction and, as the service does, in one statement (data-modifying CTEs).
+ * caller's transaction and, as the service does, in one statement (data-modifying CTEs, each
+ * inserting from one JSON record set).
  */
 async function recordEvents(client: PoolClient, c: Collection, events: RecordEvent[], actor: Actor): Promise<void> {
-  const context = JSON.stringify({ apiKeyId: actor.apiKeyId || null });
-  const properties = events.map((e) => JSON.stringify(e.action === 'created' ? { after: e.after } : { before: e.before, after: e.after, diff: e.diff }));
-  const name = (e: RecordEvent) => `${c.singular}.${e.action}`;
-  const params: unknown[] = [];
-  const audit = placeholders(
-    events.map((e, i) => [name(e), c.singular, e.recordId, properties[i], context, actor.workspaceMemberId]),
-    params,
-  );
+  if (events.length === 0) return;
+  const context = { apiKeyId: actor.apiKeyId || null };
   const own = TIMELINE_COLUMN_OF[c.plural];
-  const timeline = placeholders(
-    events.map((e, i) => [name(e), properties[i], null, ...TIMELINE_COLUMNS.map((col) => (col === own ? e.recordId : null))]),
-    params,
-  );
   const eventDate = new Date().toISOString();
-  const items = events.map((e) => ({
-    name: name(e),
-    payload: {
-      eventName: name(e),
-      objectMetadata: { nameSingular: c.singular },
-      workspaceId: null,
-      eventDate,
-      record: e.after,
-      ...(e.updatedFields ? { updatedFields: e.updatedFields } : {}),
-    },
-    patterns: [name(e), `*.${e.action}`, `${c.singular}.*`, '*.*'],
-  }));
-  params.push(JSON.stringify(items));
-  await client.query(
-    `WITH audit AS (INSERT INTO "auditLog" ("name", "objectName", "recordId", "properties", "context", "workspaceMemberId") VALUES ${audit}), ` +
-      `timeline AS (INSERT INTO "timelineActivity" ("name", "properties", "linkedRecordId", ${TIMELINE_COLUMNS.map((col) => `"${col}"`).join(', ')}) VALUES ${timeline}), ` +
-      `outbox AS (INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
-      `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset($${params.length}::jsonb) AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
-      `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1) ` +
-      `SELECT count(*)::int AS enqueued FROM outbox`,
-    params,
-  );
+  const audit: Row[] = [];
+  const timeline: Row[] = [];
+  const outbox: Row[] = [];
+  for (const e of events) {
+    const name = `${c.singular}.${e.action}`;
+    const properties = e.action === 'updated' ? { before: e.before, after: e.after, diff: e.diff } : { after: e.after };
+    audit.push({ name, objectName: c.singular, recordId: e.recordId, properties, context, workspaceMemberId: actor.workspaceMemberId });
+    timeline.push({ name, properties, linkedRecordId: null, [own]: e.recordId });
+    outbox.push({
+      name,
+      payload: {
+        eventName: name,
+        objectMetadata: { nameSingular: c.singular },
+        workspaceId: null,
+        eventDate,
+        record: e.after,
+        ...(e.updatedFields ? { updatedFields: e.updatedFields } : {}),
+      },
+      patterns: [name, `*.${e.action}`, `${c.singular}.*`, '*.*'],
+    });
+  }
+  await client.query(EVENTS_SQL, [JSON.stringify(audit), JSON.stringify(timeline), JSON.stringify(outbox)]);
 }
 
 /* ------------------------------------------------------------------ relations (depth 1, people) */
@@ -716,15 +744,216 @@ async function updateOne(c: Collection, id: string, input: Row, params: URLSearc
     const sets = columns.map((col, i) => `"${col}" = $${i + 2}`).join(', ');
     const updated = await client.query(`UPDATE "${c.table}" SET ${sets}, "updatedAt" = now() WHERE "id" = $1 RETURNING ${c.selectList}`, [id, ...values]);
     const after = toRecord(c, updated.rows[0]);
-    const diff: Row = {};
-    for (const [key, value] of Object.entries(after)) {
-      if (key !== 'updatedAt' && !isDeepStrictEqual(value, before[key])) diff[key] = { before: before[key], after: value };
-    }
-    await recordEvents(client, c, [{ action: 'updated', recordId: id, before, after, diff, updatedFields: Object.keys(diff) }], actor);
+    await recordEvents(client, c, [updatedEvent(id, before, after)], actor);
     return after;
   });
   const [shaped] = await shape([record], depth);
   return { status: 200, body: { data: { [`update${c.pascal}`]: shaped } } };
+}
+
+/* ------------------------------------------------------------------ bulk writes (API.md section 11) */
+
+/** A top-level comma list of `field[op]:value` (commas inside double quotes kept): the filters of the benchmark's bulk writes. */
+function bulkFilter(c: Collection, raw: string | null, values: unknown[]): string {
+  if (raw === null || raw.trim() === '') throw badRequest('filter is required');
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of raw) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === ',' && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  const predicates = parts.map((part) => {
+    const m = FILTER.exec(part.trim());
+    const column = m && c.filterable[m[1]];
+    if (!m || !column) throw badRequest(`the baseline filters on ${Object.keys(c.filterable).join(', ')} only`);
+    let value: unknown = m[3].replace(/^"(.*)"$/s, '$1');
+    if (column.type === 'number') {
+      value = Number(value);
+      if (!Number.isFinite(value)) throw badRequest(`'${m[3]}' is not a number`);
+    }
+    values.push(value);
+    return `"${column.column}" ${COMPARISON[m[2]]} $${values.length}`;
+  });
+  // as the service's compiler: a list of several predicates is one parenthesized AND
+  return predicates.length === 1 ? predicates[0] : `(${predicates.join(' AND ')})`;
+}
+
+const byIdText = (a: Row, b: Row) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
+
+/**
+ * PATCH /rest/<collection>?filter=...: as the service's RecordBulkWrites.updateMany, in one
+ * transaction: the live matches locked by id (at most BULK_MAX, else 400 with their count), one
+ * UPDATE of them all, one statement of events for the records that changed.
+ */
+async function updateMany(c: Collection, input: Row, params: URLSearchParams, actor: Actor) {
+  const depth = parseDepth(params.get('depth'), c);
+  const values: unknown[] = [];
+  const where = `"deletedAt" IS NULL AND ${bulkFilter(c, params.get('filter'), values)}`;
+  const { columns, values: assigned } = updateAssignments(c, input);
+  const records = await transaction(async (client) => {
+    const before = (await client.query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${where} ORDER BY "id" LIMIT ${BULK_MAX + 1} FOR UPDATE`, values)).rows;
+    if (before.length > BULK_MAX) {
+      const [{ count }] = (await client.query(`SELECT count(*) AS count FROM "${c.table}" WHERE ${where}`, values)).rows;
+      throw badRequest(`The filter matches ${count} records; at most ${BULK_MAX} per request`);
+    }
+    if (before.length === 0 || columns.length === 0) return before.map((row) => toRecord(c, row));
+    const sets = columns.map((col, i) => `"${col}" = $${i + 2}`).join(', ');
+    const { rows } = await client.query(
+      `UPDATE "${c.table}" SET ${sets}, "updatedAt" = now() WHERE "id" = ANY($1::uuid[]) RETURNING ${c.selectList}`,
+      [before.map((row) => row.id), ...assigned],
+    );
+    const after = rows.sort(byIdText).map((row) => toRecord(c, row));
+    const events = after.map((record, i) => updatedEvent(record.id, toRecord(c, before[i]), record)).filter((e) => e.updatedFields!.length > 0);
+    await recordEvents(client, c, events, actor);
+    return after;
+  });
+  return { status: 200, body: { data: { [`update${c.pascalPlural}`]: await shape(records, depth) } } };
+}
+
+/** A transaction-scoped advisory lock key (64 bits) of one key value of one table, as the service's. */
+function lockKey(table: string, key: string): string {
+  return createHash('sha256').update(`${table}\u0000${key}`).digest().readBigInt64BE(0).toString();
+}
+
+const SQL_TYPE: Record<ValueType, (c: Collection, column: string) => string> = {
+  text: () => 'text',
+  number: () => 'double precision',
+  numeric: () => 'numeric',
+  boolean: () => 'boolean',
+  uuid: () => 'uuid',
+  json: () => 'jsonb',
+  actorSource: (c, column) => `"${c.table}_${column.toLowerCase()}_enum"`,
+};
+const columnType = (c: Collection, column: string): string => {
+  for (const field of c.fields) {
+    const found = field.column?.column === column ? field.column : field.subs?.find((s) => s.column === column);
+    if (found) return SQL_TYPE[found.type](c, column);
+  }
+  throw new Error(`${c.plural} has no column ${column}`);
+};
+
+/**
+ * POST /rest/batch/<collection>?upsert=true: as the service's RecordUpserts, in one transaction:
+ * advisory locks on every id and unique value (in one order), the candidates locked in one
+ * select, one INSERT of the new records, one UPDATE ... FROM jsonb_to_recordset of the matched
+ * ones (each with the columns it sent), one statement of events (created, then updated).
+ */
+async function upsertMany(c: Collection, items: Row[], params: URLSearchParams, actor: Actor) {
+  const depth = parseDepth(params.get('depth'), c);
+  const { field, sub, column: uniqueColumn } = c.unique;
+  const uniqueOf = (item: Row): string | undefined => {
+    const given = isObject(item[field]) ? item[field][sub] : undefined;
+    return typeof given === 'string' && given !== '' ? given : undefined;
+  };
+  const ids = items.map((item) => item.id).filter((id): id is string => typeof id === 'string');
+  const keyValues = [...new Set(items.map(uniqueOf).filter((v): v is string => v !== undefined))];
+  const locks = [...new Set([...ids.map((id) => `id:${id}`), ...keyValues.map((v) => `${uniqueColumn}:${v}`)])];
+  const records = await transaction(async (client) => {
+    await client.query('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::int8[]) AS k ORDER BY 1) AS keys', [
+      locks.map((key) => lockKey(c.table, key)).sort(),
+    ]);
+    const candidateValues: unknown[] = [ids];
+    const conditions = ['"id" = ANY($1::uuid[])'];
+    if (keyValues.length > 0) {
+      candidateValues.push(keyValues);
+      conditions.push(`"${uniqueColumn}" = ANY($2::text[])`);
+    }
+    const candidates = (await client.query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' OR ')} FOR UPDATE`, candidateValues)).rows;
+    // the plan: each item to at most one record, by id and by the unique value (a live record first, else the last deleted)
+    const byId = new Map(candidates.map((row) => [row.id as string, row]));
+    const byKey = new Map<string, Row>();
+    const rank = (row: Row) => (row.deletedAt === null ? Infinity : Date.parse(String(row.deletedAt)));
+    for (const row of candidates) {
+      const value = row[uniqueColumn];
+      if (typeof value !== 'string' || value === '') continue;
+      const current = byKey.get(value);
+      if (!current || rank(row) > rank(current)) byKey.set(value, row);
+    }
+    const problems: string[] = [];
+    const claimed = new Map<string, number>();
+    const targets = items.map((item, i) => {
+      const byIdMatch = typeof item.id === 'string' && byId.has(item.id) ? (item.id as string) : undefined;
+      const value = uniqueOf(item);
+      const byKeyMatch = value === undefined ? undefined : (byKey.get(value)?.id as string | undefined);
+      if (byIdMatch && byKeyMatch && byIdMatch !== byKeyMatch) {
+        problems.push(`UPSERT_MULTIPLE_MATCHING_RECORDS_CONFLICT: [${i}] id / ${field}.${sub} match different records`);
+        return null;
+      }
+      const target = byIdMatch ?? byKeyMatch ?? null;
+      const identities = target ? [`id:${target}`] : [...(typeof item.id === 'string' ? [`id:${item.id}`] : []), ...(value === undefined ? [] : [`${field}.${sub}:${value}`])];
+      for (const identity of identities) {
+        const earlier = claimed.get(identity);
+        if (earlier !== undefined) problems.push(`[${earlier}] and [${i}] resolve to the same record (${identity.replace(/^id:/, 'id ')})`);
+        else claimed.set(identity, i);
+      }
+      return target;
+    });
+    if (problems.length) throw badRequest(...new Set(problems));
+    const created = items.flatMap((item, index) => (targets[index] === null ? [{ index, item }] : []));
+    const createProblems = created.flatMap(({ index, item }) => validate(c, item, false, `[${index}] `));
+    if (createProblems.length) throw badRequest(...createProblems);
+
+    const result = new Map<number, Row>();
+    const events: RecordEvent[] = [];
+    if (created.length > 0) {
+      const tuples = created.map(({ item }) => insertValues(c, item, actor));
+      const values: unknown[] = [];
+      const { rows } = await client.query(
+        `INSERT INTO "${c.table}" (${c.insertColumns.map((col) => `"${col}"`).join(', ')}) VALUES ${placeholders(tuples, values)} RETURNING ${c.selectList}`,
+        values,
+      );
+      const inserted = new Map(rows.map((row) => [row.id, row]));
+      created.forEach(({ index }, n) => {
+        const record = toRecord(c, inserted.get(tuples[n][0])!);
+        result.set(index, record);
+        events.push({ action: 'created', recordId: record.id, after: record });
+      });
+    }
+    const updates = items.flatMap((item, index) => (targets[index] ? [{ index, id: targets[index]!, item }] : []));
+    if (updates.length > 0) {
+      const columns = new Set<string>();
+      const changes = updates.map(({ id, item }) => {
+        const { id: _id, ...fields } = item;
+        const assigned = updateAssignments(c, fields);
+        const change: Row = { __id: id, __set: assigned.columns };
+        assigned.columns.forEach((col, i) => {
+          columns.add(col);
+          const value = assigned.values[i];
+          change[col] = columnType(c, col) === 'jsonb' && typeof value === 'string' ? JSON.parse(value) : value;
+        });
+        return change;
+      });
+      const list = [...columns];
+      const types = ['"__id" uuid', '"__set" text[]', ...list.map((col) => `"${col}" ${columnType(c, col)}`)];
+      const next = list.map((col) => `CASE WHEN '${col}' = ANY(r."__set") THEN r."${col}" ELSE t."${col}" END`);
+      const changed = list.length
+        ? `t."deletedAt" IS NOT NULL OR (${list.map((col) => `t."${col}"`).join(', ')}, NULL) IS DISTINCT FROM (${next.join(', ')}, NULL)`
+        : 't."deletedAt" IS NOT NULL';
+      const sets = [...list.map((col, i) => `"${col}" = ${next[i]}`), `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`, `"deletedAt" = NULL`];
+      const { rows } = await client.query(
+        `UPDATE "${c.table}" AS t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(', ')}) ` +
+          `WHERE t."id" = r."__id" RETURNING ${c.selectList.replace(/(^|, )"/g, '$1t."')}`,
+        [JSON.stringify(changes)],
+      );
+      const after = new Map(rows.map((row) => [row.id as string, row]));
+      for (const { index, id } of updates) {
+        const current = toRecord(c, after.get(id)!);
+        result.set(index, current);
+        const previous = toRecord(c, byId.get(id) ?? candidates.find((row) => row.id === id)!);
+        if (previous.deletedAt !== null) events.push({ action: 'restored', recordId: id, after: current });
+        const updated = updatedEvent(id, { ...previous, deletedAt: current.deletedAt }, current);
+        if (updated.updatedFields!.length > 0) events.push(updated);
+      }
+    }
+    await recordEvents(client, c, events, actor);
+    return items.map((_, index) => result.get(index)!);
+  });
+  return { status: 201, body: { data: { [`create${c.pascalPlural}`]: await shape(records, depth) } } };
 }
 
 function valueAt(record: Row, path: string): unknown {
@@ -888,10 +1117,27 @@ async function route(req: IncomingMessage): Promise<{ status: number; body: unkn
     const body = await readBody(req);
     if (!Array.isArray(body) || body.length === 0) throw badRequest('body must be a non-empty array');
     if (body.length > BATCH_MAX) throw badRequest(`Maximum number of records to upsert is ${BATCH_MAX}.`);
+    if (params.get('upsert') === 'true') {
+      // each item a partial record (the update schema) with an optional id
+      const problems = body.flatMap((input, i) => {
+        if (!isObject(input)) return [`[${i}] body must be an object`];
+        const { id, ...fields } = input;
+        return [...(id !== undefined && (typeof id !== 'string' || !UUID.test(id)) ? [`[${i}] id must be a UUID`] : []), ...validate(c, fields, true, `[${i}] `)];
+      });
+      if (problems.length) throw badRequest(...problems);
+      return upsertMany(c, body as Row[], params, actor);
+    }
     const problems = body.flatMap((input, i) => validate(c, input, false, `[${i}] `));
     if (problems.length) throw badRequest(...problems);
     const records = await createMany(c, body as Row[], params, actor);
     return { status: 201, body: { data: { [`create${c.pascalPlural}`]: records } } };
+  }
+  if (req.method === 'PATCH' && (m = MANY.exec(path))) {
+    const c = COLLECTIONS[m[1]];
+    const body = await readBody(req);
+    const problems = validate(c, body, true);
+    if (problems.length) throw badRequest(...problems);
+    return updateMany(c, body as Row, params, actor);
   }
   if (req.method === 'PATCH' && (m = ONE.exec(path))) {
     const c = COLLECTIONS[m[1]];

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import autocannon, { AutocannonInstance } from './lib/autocannon';
 import { encodeBaselineCursor } from './lib/baseline-cursor';
-import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, seed, seededCounts } from './lib/database';
+import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, restoreSeededPeople, seed, seededCounts } from './lib/database';
 import { Child, cpuSeconds, freePort, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
 import { markdownTable, median, RunResult, summarize, textTable } from './lib/report';
 import { firstDifference, HttpRequest, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
@@ -40,7 +40,7 @@ const USAGE = `npm run bench -- [flags]
   --duration S          measured seconds per run (default 10)
   --warmup S            warm-up seconds before each run, every response must be 2xx (default 3)
   --rounds N            rounds; the table shows medians (default 2)
-  --connections N       concurrent connections (default 32)
+  --connections N       concurrent connections (default 32; update many runs with 1-2 whatever this says)
   --scenarios a,b       only these scenarios (default all: see bench/README.md)
   --adapters a,b        service HTTP adapters (default express,fastify)
   --database-url URL    PostgreSQL database (default $BENCH_DATABASE_URL or ${DEFAULT_DATABASE_URL})
@@ -166,7 +166,7 @@ async function sendOnce(target: Target, token: string, request: HttpRequest) {
     method: request.method,
     headers: { authorization: `Bearer ${token}`, ...request.headers },
     body: request.body,
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(120_000), // an update many of 10,000 records on a busy machine
   });
   const text = await response.text();
   let json: unknown;
@@ -269,7 +269,7 @@ async function main(): Promise<void> {
     const cursorKey = randomBytes(32);
     const targets = await startTargets(options, { url, mainJs, readsAdapter, logsDir, cursorKey });
     if (options.sqlCheck) {
-      const differences = await sqlCheck(targets, key.token, data, options, cursorKey, join(resultsDir, `${stamp}-sql.json`));
+      const differences = await sqlCheck(db, targets, key.token, data, options, cursorKey, join(resultsDir, `${stamp}-sql.json`));
       process.exitCode = differences > 0 ? 1 : 0;
       return;
     }
@@ -298,6 +298,9 @@ async function main(): Promise<void> {
           if (!honoured) notes.push(`${scenario.name}: ${target.name} ignored Prefer: count=none (it still returned totalCount ${String(body.totalCount)})`);
         }
       }
+      // the next scenario (and the reads of round 1) must not see these writes: a bulk filter
+      // would match the records created here
+      if (scenario.writes) await cleanAfterWrites(db, options, scenario);
       for (const service of services) {
         const difference = firstDifference(answers.get(service.name), answers.get('baseline'), scenario.compare, scenario.ignoreKeys);
         checks[`${scenario.name}:${service.name}`] = difference ?? 'same';
@@ -321,7 +324,7 @@ async function main(): Promise<void> {
           const stream = `${target.name}-r${round}`;
           const warm = await load(target, key.token, scenario, data, {
             duration: options.warmup,
-            connections: options.connections,
+            connections: scenario.connections ?? options.connections,
             stream: `${stream}w`,
             offset,
             check: true,
@@ -340,7 +343,7 @@ async function main(): Promise<void> {
           const cpuBefore = target.child ? cpuSeconds(target.child.pid) : undefined;
           const { result } = await load(target, key.token, scenario, data, {
             duration: options.duration,
-            connections: options.connections,
+            connections: scenario.connections ?? options.connections,
             stream,
             offset: offset + 50_000,
             check: false,
@@ -379,9 +382,8 @@ async function main(): Promise<void> {
           );
           if (scenario.writes) {
             // every target's writes start from the same tables (no rows, dead tuples or index
-            // growth left by the target before it)
-            await removeRunLeftovers(db, { keys: false });
-            await db.query('VACUUM ANALYZE "company", "person"');
+            // growth left by the target before it; seeded people as seeded)
+            await cleanAfterWrites(db, options, scenario);
           }
           await sleep(250);
         }
@@ -417,7 +419,12 @@ async function main(): Promise<void> {
     writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
 
     const header =
-      `${options.rows.toLocaleString('en-US')} companies + people, ${options.connections} connections, ` +
+      `${options.rows.toLocaleString('en-US')} companies + people, ${options.connections} connections` +
+      options.scenarios
+        .filter((s) => s.connections !== undefined)
+        .map((s) => ` (${s.name}: ${s.connections})`)
+        .join('') +
+      ', ' +
       `${options.warmup} s warm-up + ${options.duration} s measured, ${options.rounds} round(s), medians; ratio = req/s over the baseline's`;
     process.stdout.write(`\n${header}\n\n${table}\n\n`);
     if (keyset) {
@@ -435,6 +442,7 @@ async function main(): Promise<void> {
   } finally {
     await stopAll().catch(() => undefined);
     await removeRunLeftovers(db, { keys: true }).catch(() => undefined);
+    if (options.scenarios.some((s) => s.changesSeed)) await restoreSeededPeople(db, options.rows).catch(() => undefined);
     await db.end().catch(() => undefined);
   }
 }
@@ -487,6 +495,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
         RATE_LIMIT_PER_MINUTE: '60000000',
         ENCRYPTION_KEY,
         HTTP_ADAPTER: adapter,
+        BULK_MAX: '10000', // the default, explicit: update-many-10k matches exactly this many
         ...(options.sqlCheck ? { WEBHOOK_DISPATCH: 'false' } : {}),
         ...options.serviceEnv,
       },
@@ -514,6 +523,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
       PORT: String(basePort),
       HOST: '127.0.0.1',
       BASELINE_CURSOR_KEY: cursorKey.toString('hex'),
+      BULK_MAX: '10000',
       TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
     },
     ROOT,
@@ -531,7 +541,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
  * service sent with the baseline's (as multisets: parallel queries finish in any order).
  * Returns how many scenario x adapter pairs differ.
  */
-async function sqlCheck(targets: Target[], token: string, data: PreparedData, options: Options, cursorKey: Buffer, file: string): Promise<number> {
+async function sqlCheck(db: Client, targets: Target[], token: string, data: PreparedData, options: Options, cursorKey: Buffer, file: string): Promise<number> {
   const live = targets.filter((t) => t.status === 'ok');
   const services = live.filter((t) => t.kind === 'service');
   data.deepCursors.baseline = data.deepIds.map((id) => encodeBaselineCursor(cursorKey, id));
@@ -548,6 +558,7 @@ async function sqlCheck(targets: Target[], token: string, data: PreparedData, op
       }
       await sleep(300); // work a handler does after its response
       report[scenario.name][target.name] = target.capture!.since(since);
+      if (scenario.writes) await cleanAfterWrites(db, options, scenario);
     }
     for (const service of services) {
       const differences = compareStatements(report[scenario.name][service.name], report[scenario.name].baseline);
@@ -586,6 +597,19 @@ async function drain(db: Client, timeoutMs = 120_000): Promise<void> {
   }
 }
 
+/**
+ * After writes: the rows created through the API and the events removed, the seeded people the
+ * scenario changed restored, the tables vacuumed.
+ */
+async function cleanAfterWrites(db: Client, options: Options, scenario: Scenario): Promise<void> {
+  await removeRunLeftovers(db, { keys: false });
+  if (scenario.changesSeed) {
+    const restored = await restoreSeededPeople(db, options.rows);
+    if (restored > 0) log(`  restored ${restored.toLocaleString('en-US')} seeded people`);
+  }
+  await db.query('VACUUM ANALYZE "company", "person"');
+}
+
 function redact(url: string): string {
   const u = new URL(url);
   if (u.password) u.password = '***';
@@ -621,6 +645,7 @@ async function prepareData(db: Client, rows: number): Promise<PreparedData> {
     deepIds,
     deepCursors: { service: [], baseline: [] },
     runTag: randomBytes(4).toString('hex'),
+    rows,
   };
 }
 

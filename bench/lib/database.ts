@@ -141,6 +141,35 @@ export async function removeRunLeftovers(db: Client, { keys }: { keys: boolean }
   if (keys) await db.query(`DELETE FROM "apiKey" WHERE "name" LIKE 'benchmark %'`);
 }
 
+/**
+ * Gives seeded people back the values the scenarios that change them (update many, upsert) may
+ * have changed: jobTitle and city from the deterministic seed, updatedAt = createdAt (as
+ * seeded). Only rows that differ are written. Returns how many rows were restored.
+ */
+export async function restoreSeededPeople(db: Client, rows: number): Promise<number> {
+  let restored = 0;
+  for (let start = 0; start < rows; start += CHUNK * 10) {
+    const positions: number[] = [];
+    const jobTitles: string[] = [];
+    const cities: string[] = [];
+    for (let j = start; j < Math.min(rows, start + CHUNK * 10); j++) {
+      const row = person(j, rows);
+      positions.push(row.position);
+      jobTitles.push(row.jobTitle);
+      cities.push(row.city);
+    }
+    const result = await db.query(
+      `UPDATE "person" AS p SET "jobTitle" = s."jobTitle", "city" = s."city", "updatedAt" = p."createdAt" ` +
+        `FROM unnest($1::float8[], $2::text[], $3::text[]) AS s("position", "jobTitle", "city") ` +
+        `WHERE p."position" = s."position" AND p."createdBySource" = 'IMPORT' ` +
+        `AND (p."jobTitle", p."city", p."updatedAt") IS DISTINCT FROM (s."jobTitle", s."city", p."createdAt")`,
+      [positions, jobTitles, cities],
+    );
+    restored += result.rowCount ?? 0;
+  }
+  return restored;
+}
+
 /** An API key made as the service makes them (random token, SHA-256 hash stored), valid for a day. */
 export async function createBenchKey(db: Client): Promise<{ id: string; token: string }> {
   const token = generateToken();

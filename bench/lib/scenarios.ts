@@ -20,6 +20,8 @@ export interface ScenarioData {
   deepCursors: Record<TargetKind, string[]>;
   /** Unique per benchmark run: keeps created emails and domains unique across runs. */
   runTag: string;
+  /** Seeded people (and companies): `position` runs over 0..rows-1, one value per person. */
+  rows: number;
 }
 
 export interface Scenario {
@@ -29,6 +31,13 @@ export interface Scenario {
   recordsPerRequest?: number;
   /** Writes rows (run after the reads of a round; what they created is removed after each round). */
   writes?: boolean;
+  /**
+   * Changes seeded people (jobTitle, city, updatedAt): after each run they get their seeded
+   * values back (lib/database.ts restoreSeededPeople), so every target and round starts alike.
+   */
+  changesSeed?: boolean;
+  /** Concurrent connections of this scenario whatever --connections says (heavy requests: 1-2). */
+  connections?: number;
   /** How the pre-check compares the service's answer with the baseline's: the same JSON, or the same shape (writes). */
   compare: 'json' | 'shape';
   /** Top-level keys the comparison ignores (count=none: whether totalCount is there is up to each). */
@@ -42,6 +51,26 @@ const EMPLOYEE_THRESHOLDS = [10, 50, 100, 250, 500, 1000];
 const LIST_CITIES = CITIES.slice(0, 12).map(([city]) => city);
 const q = encodeURIComponent;
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Rows of the i-th update many of `size` records: a window of positions, consecutive requests on disjoint windows. */
+function positionWindow(d: ScenarioData, i: number, size: number): string {
+  const windows = Math.max(1, Math.floor(d.rows / size));
+  const from = (i % windows) * size;
+  return `position[gte]:${from},position[lt]:${from + size}`;
+}
+
+/** PATCH /rest/people?filter=<window of `size` positions>&depth=0 {jobTitle, city}, values unique per request (every record changes). */
+function updateMany(size: number): Scenario['request'] {
+  return (d, i, _t, stream) => ({
+    method: 'PATCH',
+    path: `/rest/people?depth=0&filter=${q(positionWindow(d, i, size))}`,
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ jobTitle: `Bench ${d.runTag}-${stream}-${i}`, city: `${CITIES[i % CITIES.length][0]} ${d.runTag}-${stream}-${i}` }),
+  });
+}
+
+/** Existing people per upsert request (the other half of the 200 items are new). */
+const UPSERT_EXISTING = 100;
 
 const listCompanies = (i: number) =>
   `/rest/companies?limit=60&depth=0&filter=${q(`employees[gte]:${EMPLOYEE_THRESHOLDS[i % EMPLOYEE_THRESHOLDS.length]}`)}`;
@@ -157,6 +186,54 @@ export const SCENARIOS: Scenario[] = [
       headers: JSON_HEADERS,
       body: JSON.stringify({ name: `Company ${d.runTag}-${stream}-${i}`, employees: 1 + (i % 20_000) }),
     }),
+  },
+  {
+    name: 'update-many-1k',
+    description:
+      'PATCH /rest/people?filter=position[gte]:N,position[lt]:N+1000&depth=0 {jobTitle, city}, 2 connections: lock 1,000 rows, one UPDATE, one events statement (1,000 audit + timeline rows)',
+    compare: 'shape',
+    recordsPerRequest: 1000,
+    writes: true,
+    changesSeed: true,
+    connections: 2,
+    request: updateMany(1000),
+  },
+  {
+    name: 'update-many-10k',
+    description:
+      'PATCH /rest/people?filter=position[gte]:N,position[lt]:N+10000&depth=0 {jobTitle, city}, 1 connection: lock 10,000 rows (BULK_MAX), one UPDATE, one events statement (10,000 audit + timeline rows)',
+    compare: 'shape',
+    recordsPerRequest: 10_000,
+    writes: true,
+    changesSeed: true,
+    connections: 1,
+    request: updateMany(10_000),
+  },
+  {
+    name: 'upsert-many-200',
+    description:
+      'POST /rest/batch/people?upsert=true&depth=0, 200 items: 100 seeded people matched by emails.primaryEmail (jobTitle patched) and 100 new: advisory locks, one locking select, one insert, one patch, one events statement',
+    compare: 'shape',
+    recordsPerRequest: 200,
+    writes: true,
+    changesSeed: true,
+    request: (d, i, _t, stream) => {
+      const jobTitle = `Bench ${d.runTag}-${stream}-${i}`;
+      // consecutive requests patch disjoint blocks of the 5,000 sampled people
+      const blocks = Math.max(1, Math.floor(d.people.length / UPSERT_EXISTING));
+      const first = (i % blocks) * UPSERT_EXISTING;
+      const items = Array.from({ length: 2 * UPSERT_EXISTING }, (_, k) => {
+        if (k % 2 === 0) return { emails: { primaryEmail: d.people[(first + k / 2) % d.people.length].email }, jobTitle };
+        const firstName = FIRST_NAMES[(i + k) % FIRST_NAMES.length];
+        const lastName = LAST_NAMES[(i * 7 + k) % LAST_NAMES.length];
+        return {
+          name: { firstName, lastName },
+          emails: { primaryEmail: `upsert.${d.runTag}.${stream}.${i}.${k}@bench-run.example`.toLowerCase() },
+          jobTitle,
+        };
+      });
+      return { method: 'POST', path: '/rest/batch/people?upsert=true&depth=0', headers: JSON_HEADERS, body: JSON.stringify(items) };
+    },
   },
 ];
 

@@ -52,7 +52,11 @@ export class SqlCapture {
     server.on('close', close);
     server.pipe(client);
 
-    let buffer = Buffer.alloc(0);
+    // chunks kept apart until a whole message is there (concatenating every chunk onto what came
+    // before would copy a 30 MB statement of a bulk write hundreds of times)
+    let pending: Buffer[] = [];
+    let pendingLength = 0;
+    let need = 8;
     let startup = true; // messages before the StartupMessage carry no type byte
     const named = new Map<string, string>();
     let unnamed = '';
@@ -62,22 +66,32 @@ export class SqlCapture {
     };
     client.on('data', (chunk: Buffer) => {
       server.write(chunk);
-      buffer = Buffer.concat([buffer, chunk]);
+      pending.push(chunk);
+      pendingLength += chunk.length;
+      if (pendingLength < need) return;
+      let buffer = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingLength);
+      pending = [];
+      pendingLength = 0;
+      const wait = (bytes: number) => {
+        need = bytes;
+        pending = [buffer];
+        pendingLength = buffer.length;
+      };
       for (;;) {
         if (startup) {
-          if (buffer.length < 8) return;
+          if (buffer.length < 8) return wait(8);
           const length = buffer.readInt32BE(0);
-          if (buffer.length < length) return;
+          if (buffer.length < length) return wait(length);
           const code = buffer.readInt32BE(4);
           // SSLRequest / GSSENCRequest are followed by another untyped message
           if (code !== 80877103 && code !== 80877104) startup = false;
           buffer = buffer.subarray(length);
           continue;
         }
-        if (buffer.length < 5) return;
+        if (buffer.length < 5) return wait(5);
         const type = String.fromCharCode(buffer[0]);
         const length = buffer.readInt32BE(1);
-        if (buffer.length < 1 + length) return;
+        if (buffer.length < 1 + length) return wait(1 + length);
         const body = buffer.subarray(5, 1 + length);
         buffer = buffer.subarray(1 + length);
         if (type === 'Q') {

@@ -115,6 +115,11 @@ export class CollectionMeta implements QueryTarget {
     return this.def.plural;
   }
 
+  /** Every column a query may name (common fields, fields, composite sub-fields), by path. */
+  columnRefs(): ColumnRef[] {
+    return [...this.paths.values()];
+  }
+
   /** API path of a stored column (`nameFirstName` -> `name.firstName`), for error messages. */
   pathOfColumn(column: string): string | undefined {
     if ((COMMON_FIELDS as readonly string[]).includes(column)) return column;

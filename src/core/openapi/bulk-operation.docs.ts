@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { CollectionDefinition } from '../model/collection-definition';
+import { CollectionMeta } from '../model/collection-meta';
+import { aggregateKeys } from '../query/group-by-query';
 import { CrudOperationDocs } from './crud-operation.docs';
 import { errors, etagHeader, idParam, ifMatch, query } from './operation-parts';
 import { QUERY_PARAMETER_DOCS } from './query-parameter.docs';
@@ -73,6 +75,47 @@ export class BulkOperationDocs {
       ApiResponse({ status: 200, description: 'The surviving record', schema: this.crud.envelope(`merge${this.def.pascal}`, this.crud.record) }),
       errors(400, 401, 404, 413, 415, 429),
     );
+
+  groupBy = () => {
+    const keys = [...aggregateKeys(new CollectionMeta(this.def)).keys()];
+    const parameter = (name: string, description: string, schema: Record<string, unknown>) => ApiQuery({ name, required: false, description, schema });
+    return applyDecorators(
+      this.crud.operation(`groupBy${this.def.pascalPlural}`, `Group ${this.def.plural} and aggregate (one SQL GROUP BY)`),
+      parameter(
+        'group_by',
+        'JSON array of up to 3 dimensions: {"field":true}, {"field":{"sub":true}}, {"field":{"granularity":"MONTH"}} (DAY, WEEK, MONTH, ' +
+          'QUARTER, YEAR, DAY_OF_THE_WEEK, MONTH_OF_THE_YEAR, QUARTER_OF_THE_YEAR). Omitted: one group over the whole filtered set.',
+        { type: 'string', examples: ['[{"createdAt":{"granularity":"MONTH"}}]'] },
+      ),
+      parameter('aggregate', `JSON array of aggregate keys (totalCount is always there). Offered here: ${keys.join(', ')}`, {
+        type: 'string',
+        examples: [JSON.stringify(keys.slice(0, 2))],
+      }),
+      query('filter'),
+      parameter('order_by', 'JSON array such as [{"totalCount":"DESC"}] or [{"<field>":"AscNullsLast"}]; default: dimension values ascending (select options in their order), the null group last', { type: 'string' }),
+      parameter('limit', 'Groups returned: default 50, at most 200', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+      parameter('timezone', 'IANA time zone of date granularities (default UTC)', { type: 'string', examples: ['Europe/Paris'] }),
+      parameter('include_records_sample', 'true: each group carries `records`, its first 10 records by id (depth 0)', { type: 'boolean', default: false }),
+      ApiResponse({
+        status: 200,
+        description: 'One element per group',
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['groupByDimensionValues', 'totalCount'],
+            properties: {
+              groupByDimensionValues: { type: 'array', items: {} },
+              totalCount: { type: 'integer' },
+              records: { type: 'array', items: this.crud.record },
+            },
+            additionalProperties: { description: 'An aggregate: a number, a date-time (min and max of dates) or null' },
+          },
+        },
+      }),
+      errors(400, 401, 429),
+    );
+  };
 
   updateOneAlias = () =>
     applyDecorators(

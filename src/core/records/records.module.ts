@@ -14,6 +14,7 @@ import { RecordCounts } from './record-counts';
 import { RecordMerges } from './record-merges';
 import { RecordUpserts } from './record-upserts';
 import { RecordDuplicates } from './record-duplicates';
+import { RecordGroups } from './record-groups';
 import { RecordReads } from './record-reads';
 import { RecordShaper } from './record-shaper';
 import { RecordWrites } from './record-writes';
@@ -67,6 +68,7 @@ export class RecordsModule {
         RecordBulkWrites,
         RecordUpserts,
         RecordMerges,
+        RecordGroups,
       ],
       exports: [
         CollectionCatalog,
@@ -80,6 +82,7 @@ export class RecordsModule {
         RecordBulkWrites,
         RecordUpserts,
         RecordMerges,
+        RecordGroups,
       ],
     };
   }

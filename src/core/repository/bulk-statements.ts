@@ -17,6 +17,26 @@ export class BulkStatements {
     this.selectList = repository.selectList;
   }
 
+  /** One `GROUP BY` over the rows matching `where`: `select` from the compiler, grouped by its first `dimensions` expressions. */
+  aggregate(db: Queryable, clause: { select: string[]; dimensions: number; where: string; orderBy: string; limit: number; values: unknown[] }): Promise<Row[]> {
+    const groupBy = clause.dimensions ? ` GROUP BY ${Array.from({ length: clause.dimensions }, (_, i) => i + 1).join(', ')}` : '';
+    return db.query(
+      `SELECT ${clause.select.join(', ')} FROM ${this.table} WHERE ${clause.where}${groupBy} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`,
+      clause.values,
+    );
+  }
+
+  /** The first `perGroup` rows (by id) of every group of `dimensions` among the rows matching `where`, each with its group values `g0..`. */
+  samples(db: Queryable, clause: { dimensions: string[]; where: string; values: unknown[]; perGroup: number }): Promise<Row[]> {
+    const groups = clause.dimensions.map((sql, i) => `${sql} AS "g${i}"`);
+    const partition = clause.dimensions.length ? `PARTITION BY ${clause.dimensions.join(', ')} ` : '';
+    return db.query(
+      `SELECT * FROM (SELECT ${[this.selectList, ...groups].join(', ')}, row_number() OVER (${partition}ORDER BY "id") AS "__n" ` +
+        `FROM ${this.table} WHERE ${clause.where}) s WHERE "__n" <= ${clause.perGroup} ORDER BY "id"`,
+      clause.values,
+    );
+  }
+
   /** Rows matching a compiled condition, locked for the transaction, by id, at most `limit`. */
   lockMatching(tx: Queryable, where: string, values: unknown[], limit: number): Promise<Row[]> {
     return tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`, values);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Param, Patch, Put, Query, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Put, Query, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
@@ -8,10 +8,12 @@ import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
 import { BulkOperationDocs } from '../openapi/bulk-operation.docs';
 import { BulkQuery } from '../query/bulk-query';
+import { GroupByQuery } from '../query/group-by-query';
 import { Shape } from '../query/record-shape';
 import { RecordBulkWrites } from '../records/bulk-writes';
 import { IfMatch } from '../records/etag';
 import { RecordDuplicates } from '../records/record-duplicates';
+import { RecordGroups } from '../records/record-groups';
 import { MergeInput, RecordMerges } from '../records/record-merges';
 import { RecordReads } from '../records/record-reads';
 import { RecordUpserts } from '../records/record-upserts';
@@ -35,14 +37,14 @@ type PointRoutesClass = new (
 ) => PointRoutes;
 
 /**
- * Adds the routes of API.md section 11 to a collection's controller: update, delete and restore
- * many by filter, merge, and the older route forms kept as aliases (PUT for PATCH,
- * `/restore/<collection>/...`). They are declared on the subclass so that the router registers
- * their fixed paths (`/people/restore`, `/people/merge`) before the `/people/:id` ones.
+ * Adds the routes of API.md sections 11 and 12 to a collection's controller: update, delete and
+ * restore many by filter, merge, the older route forms kept as aliases (PUT for PATCH,
+ * `/restore/<collection>/...`), and group by. They are declared on the subclass so that the router
+ * registers their fixed paths (`/people/restore`, `/people/groupBy`) before the `/people/:id` ones.
  */
 export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass): Type<object> {
   const { UpdateBodyPipe, MergeBodyPipe } = bodyPipesFor(def);
-  const { BulkQueryPipe, BulkDeleteQueryPipe, MergeShapePipe, WriteShapePipe } = queryPipesFor(def.plural);
+  const { BulkQueryPipe, BulkDeleteQueryPipe, MergeShapePipe, WriteShapePipe, GroupByQueryPipe } = queryPipesFor(def.plural);
   const docs = new BulkOperationDocs(def);
   const many = (records: unknown[], verb: string) => ({ data: { [`${verb}${def.pascalPlural}`]: records } });
 
@@ -58,8 +60,15 @@ export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass
       upserts: RecordUpserts,
       readonly bulk: RecordBulkWrites,
       readonly merges: RecordMerges,
+      readonly groups: RecordGroups,
     ) {
       super(catalog, reads, writes, duplicates, upserts);
+    }
+
+    @Get(`${def.plural}/groupBy`)
+    @docs.groupBy()
+    async groupBy(@Query(GroupByQueryPipe) query: GroupByQuery) {
+      return this.groups.groupBy(this.meta, query);
     }
 
     @Patch(`${def.plural}/merge`)

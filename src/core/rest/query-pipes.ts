@@ -4,6 +4,7 @@ import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ListQuery, parseListQuery } from '../query/list-query';
 import { BulkQuery, parseBulkQuery } from '../query/bulk-query';
+import { GroupByQuery, parseGroupByQuery } from '../query/group-by-query';
 import { parseBoolean } from '../query/parse-params';
 import { parseShape, Shape } from '../query/record-shape';
 import { KeyRing } from '../security/keys';
@@ -86,7 +87,22 @@ export function queryPipesFor(plural: string) {
     return BulkQueryPipe;
   };
 
+  @Injectable()
+  class GroupByQueryPipe implements PipeTransform<RawQuery, GroupByQuery> {
+    private readonly meta: CollectionMeta;
+    constructor(
+      catalog: CollectionCatalog,
+      @Inject(APP_CONFIG) private readonly config: AppConfig,
+    ) {
+      this.meta = catalog.require(plural);
+    }
+    transform(raw: RawQuery): GroupByQuery {
+      return parseGroupByQuery(this.meta, readParams(raw, ROUTE_PARAMS.groupBy), this.config.maxFilterDepth);
+    }
+  }
+
   return {
+    GroupByQueryPipe,
     ListQueryPipe,
     FindOneShapePipe: shapePipe('findOne'),
     WriteShapePipe: shapePipe('write'),

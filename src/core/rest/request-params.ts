@@ -11,6 +11,7 @@ export const ROUTE_PARAMS = {
   bulk: ['filter', 'depth', 'fields'],
   bulkDelete: ['filter', 'depth', 'fields', 'soft_delete'],
   merge: ['depth', 'fields'],
+  groupBy: ['group_by', 'aggregate', 'filter', 'order_by', 'limit', 'timezone', 'include_records_sample'],
 } as const;
 
 export type RouteParams = (typeof ROUTE_PARAMS)[keyof typeof ROUTE_PARAMS];

@@ -12,6 +12,7 @@ const SHAPES: { test: (segments: string[]) => boolean; methods: string }[] = [
   { test: (s) => s.length === 1, methods: 'GET, POST, PATCH, PUT, DELETE' },
   { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && s[1] === 'duplicates', methods: 'POST' },
   { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && (s[1] === 'merge' || s[1] === 'restore'), methods: 'PATCH' },
+  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && s[1] === 'groupBy', methods: 'GET' },
   { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore', methods: 'GET, PATCH, PUT, DELETE' },
   { test: (s) => s.length === 3 && s[0] !== 'batch' && s[0] !== 'restore' && s[2] === 'restore', methods: 'PATCH' },
   { test: (s) => s.length === 2 && s[0] === 'batch', methods: 'POST' },
