@@ -48,6 +48,8 @@ const USAGE = `npm run bench -- [flags]
   --keyset-samples N    sequential requests per keyset measurement, 0 to skip (default 30)
   --service-dir DIR     the service checkout to build and run (default: this repository)
   --env KEY=VALUE       extra environment of the service (repeatable), e.g. --env COUNT_CACHE=on
+  --cpu-prof            run every target under node --cpu-prof: one .cpuprofile per target in the
+                        run's logs directory (bench/profile-top.ts summarizes one)
   --sql-check           no load: send each scenario once to every target through a recording proxy
                         and compare the SQL the service sent with the baseline's (exit 1 if different)
 Quick iteration: npm run bench -- --duration 3 --warmup 1 --rounds 1`;
@@ -66,6 +68,7 @@ interface Options {
   serviceDir: string;
   serviceEnv: Record<string, string>;
   sqlCheck: boolean;
+  cpuProf: boolean;
 }
 
 function parseOptions(): Options {
@@ -84,6 +87,7 @@ function parseOptions(): Options {
       'service-dir': { type: 'string' },
       env: { type: 'string', multiple: true },
       'sql-check': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -113,6 +117,7 @@ function parseOptions(): Options {
     keysetSamples: int('keyset-samples', values['keyset-samples']!, 0),
     serviceDir: resolve(values['service-dir'] ?? ROOT),
     sqlCheck: values['sql-check']!,
+    cpuProf: values['cpu-prof']!,
     serviceEnv: Object.fromEntries(
       (values.env ?? []).map((pair) => {
         const at = pair.indexOf('=');
@@ -440,7 +445,8 @@ async function main(): Promise<void> {
     for (const t of targets) if (t.status !== 'ok') process.stdout.write(`note: ${t.name} did not start: ${t.note}\n`);
     process.stdout.write(`\nMarkdown:\n\n${header}\n\n${markdown}\n\nresults: ${file}\n`);
   } finally {
-    await stopAll().catch(() => undefined);
+    // a --cpu-prof profile is written when the process exits: give it time to
+    await stopAll(options.cpuProf ? 60_000 : undefined).catch(() => undefined);
     await removeRunLeftovers(db, { keys: true }).catch(() => undefined);
     if (options.scenarios.some((s) => s.changesSeed)) await restoreSeededPeople(db, options.rows).catch(() => undefined);
     await db.end().catch(() => undefined);
@@ -470,6 +476,8 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
     u.port = String(await target.capture.start());
     return u.toString();
   };
+  // written when the target exits (stopped at the end of the run)
+  const profile = (name: string) => (options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', logsDir, '--cpu-prof-name', `${name}.cpuprofile`] : []);
   const targets: Target[] = [];
   for (const adapter of options.adapters) {
     const port = await freePort();
@@ -483,7 +491,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
     target.child = startChild(
       adapter,
       process.execPath,
-      [mainJs],
+      [...profile(adapter), mainJs],
       {
         DATABASE_URL: await databaseUrlFor(target),
         PORT: String(port),
@@ -517,7 +525,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
   baseline.child = startChild(
     'baseline',
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'baseline-server.ts')],
+    [...profile('baseline'), '-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'baseline-server.ts')],
     {
       DATABASE_URL: await databaseUrlFor(baseline),
       PORT: String(basePort),

@@ -70,8 +70,8 @@ export async function stopChild(child: Child, graceMs = 5000): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function stopAll(): Promise<void> {
-  await Promise.all([...children].map((c) => stopChild(c)));
+export async function stopAll(graceMs?: number): Promise<void> {
+  await Promise.all([...children].map((c) => stopChild(c, graceMs)));
 }
 
 /** Last resort on exit: every child still running gets SIGKILL (synchronous). */

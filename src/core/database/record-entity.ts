@@ -3,6 +3,7 @@ import { getFieldDefinitions } from '../fields/field-definition';
 import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
 import type { CollectionDefinition } from '../model/collection-definition';
 import { RECORD_ENTITY_KEY, RecordEntityOptions, recordEntityOptions } from '../model/record-entity-options';
+import { SEARCH_ACCENTS } from '../model/search-text';
 
 /**
  * Resolves a collection's entity class by plural name for TypeORM's relation metadata, which it
@@ -60,7 +61,12 @@ function columnOptions(col: StorageColumn): ColumnOptions {
   };
 }
 
-/** SQL expression of a tsvector over text columns, immutable so it can be a generated column. */
+/**
+ * SQL expression of a tsvector over text columns, immutable so it can be a generated column:
+ * the 'simple' configuration (lower-cased words, no stemming) over the text without its accents
+ * (`translate` with SEARCH_ACCENTS: built in, so the same on PostgreSQL and PGlite, where the
+ * unaccent extension is not guaranteed). Search terms are normalised the same way.
+ */
 function searchVectorExpression(paths: string[], fields: Function): string {
   const columns = getFieldDefinitions(fields).flatMap((f) => storageColumnsOf(f));
   const parts = paths.map((path) => {
@@ -68,7 +74,7 @@ function searchVectorExpression(paths: string[], fields: Function): string {
     if (!columns.some((c) => c.column === column)) throw new Error(`searchVector: unknown field ${path}`);
     return `COALESCE("${column}", '')`;
   });
-  return `to_tsvector('simple'::regconfig, ${parts.join(` || ' ' || `)})`;
+  return `to_tsvector('simple'::regconfig, translate(${parts.join(` || ' ' || `)}, '${SEARCH_ACCENTS.from}', '${SEARCH_ACCENTS.to}'))`;
 }
 
 /** Name of the expression index serving one duplicate criterion (created by a hand-written migration). */

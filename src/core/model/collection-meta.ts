@@ -41,6 +41,8 @@ export class CollectionMeta implements QueryTarget {
   readonly hasPosition: boolean;
   /** Encrypted and write-only fields need per-row work; others are copied. */
   readonly hasSecrets: boolean;
+  /** Whether the collection has a `searchVector` (GET /search covers it). */
+  readonly searchable: boolean;
   /** Every filterable / sortable path (`city`, `name.firstName`, `createdAt`) and its column. */
   private readonly paths = new Map<string, ColumnRef>();
 
@@ -63,6 +65,7 @@ export class CollectionMeta implements QueryTarget {
     }
     this.hasPosition = this.fieldByName.has('position');
     this.hasSecrets = this.fields.some((f) => f.encrypted || f.writeOnly);
+    this.searchable = (recordEntityOptions(def.entity).searchVector ?? []).length > 0;
     this.paths.set('id', { path: 'id', column: 'id', type: 'UUID', nullable: false });
     for (const name of ['createdAt', 'updatedAt', 'deletedAt']) {
       this.paths.set(name, { path: name, column: name, type: 'DATE_TIME', nullable: name === 'deletedAt' });

@@ -1,0 +1,79 @@
+import { Controller, Get, Inject, Injectable, Module, PipeTransform, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { errors } from '../openapi/operation-parts';
+import { parseSearchQuery, SearchQuery } from '../query/search-query';
+import { RecordSearch } from '../records/record-search';
+import { KeyRing } from '../security/keys';
+import { RawQuery, readParams } from './request-params';
+
+const SEARCH_PARAMS = ['query', 'objects', 'limit', 'starting_after'] as const;
+
+@Injectable()
+class SearchQueryPipe implements PipeTransform<RawQuery, SearchQuery> {
+  constructor(
+    @Inject(CollectionCatalog) private readonly catalog: CollectionCatalog,
+    @Inject(KeyRing) private readonly keys: KeyRing,
+  ) {}
+  transform(raw: RawQuery): SearchQuery {
+    return parseSearchQuery(this.catalog, readParams(raw, SEARCH_PARAMS), this.keys.cursorKey);
+  }
+}
+
+const text = { type: 'string' } as const;
+
+/** `GET /search` across the collections that have a search vector (API.md section 12). */
+@ApiTags('search')
+@ApiBearerAuth()
+@Controller()
+export class SearchController {
+  constructor(private readonly records: RecordSearch) {}
+
+  @Get('search')
+  @ApiOperation({ operationId: 'search', summary: 'Search records across collections (every word as a prefix, accents and case ignored)' })
+  @ApiQuery({ name: 'query', required: true, description: 'Words; each must start a word of the record: `ada lov` finds Ada Lovelace', schema: text })
+  @ApiQuery({ name: 'objects', required: false, description: 'Collections to search (plural names, comma separated); all searchable ones by default', schema: text })
+  @ApiQuery({ name: 'limit', required: false, description: 'Results per page: default 20, at most 100', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'starting_after', required: false, description: 'pageInfo.endCursor of the previous page', schema: text })
+  @ApiResponse({
+    status: 200,
+    description: 'Matches, best first (tsRank descending, then recordId)',
+    schema: {
+      type: 'object',
+      required: ['data', 'pageInfo'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['search'],
+          properties: {
+            search: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['objectNameSingular', 'recordId', 'label', 'imageUrl', 'tsRank', 'tsRankCD', 'record'],
+                properties: {
+                  objectNameSingular: text,
+                  recordId: { type: 'string', format: 'uuid' },
+                  label: text,
+                  imageUrl: { type: 'string', nullable: true },
+                  tsRank: { type: 'number' },
+                  tsRankCD: { type: 'number' },
+                  record: { type: 'object', description: 'The record at depth 0' },
+                },
+              },
+            },
+          },
+        },
+        pageInfo: { type: 'object', required: ['hasNextPage', 'endCursor'], properties: { hasNextPage: { type: 'boolean' }, endCursor: { type: 'string', nullable: true } } },
+      },
+    },
+  })
+  @errors(400, 401, 429)
+  async search(@Query(SearchQueryPipe) query: SearchQuery) {
+    const { results, pageInfo } = await this.records.search(query);
+    return { data: { search: results }, pageInfo };
+  }
+}
+
+@Module({ controllers: [SearchController], providers: [RecordSearch] })
+export class SearchModule {}
