@@ -9,6 +9,7 @@ import { UnknownRouteModule } from './core/rest/unknown-route.controller';
 import { DatabaseModule } from './core/database/database.module';
 import { AllExceptionsFilter } from './core/rest/all-exceptions.filter';
 import { HealthModule } from './core/health/health.controller';
+import { McpModule } from './core/mcp/mcp.controller';
 import { SearchModule } from './core/rest/search.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
@@ -33,6 +34,7 @@ export class AppModule {
         OpenApiModule,
         HealthModule,
         SearchModule,
+        McpModule,
         ...collections.map((c) => c.module),
         // last: its catch-all route must be registered after every collection route
         UnknownRouteModule.forAdapter(config.httpAdapter),

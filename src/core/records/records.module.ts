@@ -15,6 +15,7 @@ import { RecordMerges } from './record-merges';
 import { RecordUpserts } from './record-upserts';
 import { RecordDuplicates } from './record-duplicates';
 import { RecordGroups } from './record-groups';
+import { RecordSearch } from './record-search';
 import { RecordReads } from './record-reads';
 import { RecordShaper } from './record-shaper';
 import { RecordWrites } from './record-writes';
@@ -69,6 +70,7 @@ export class RecordsModule {
         RecordUpserts,
         RecordMerges,
         RecordGroups,
+        RecordSearch,
       ],
       exports: [
         CollectionCatalog,
@@ -83,6 +85,7 @@ export class RecordsModule {
         RecordUpserts,
         RecordMerges,
         RecordGroups,
+        RecordSearch,
       ],
     };
   }

@@ -75,5 +75,5 @@ export class SearchController {
   }
 }
 
-@Module({ controllers: [SearchController], providers: [RecordSearch] })
+@Module({ controllers: [SearchController] })
 export class SearchModule {}

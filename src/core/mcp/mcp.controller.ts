@@ -1,0 +1,92 @@
+import { Controller, Delete, Get, Module, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { version } from '../../../package.json';
+import { Actor } from '../auth/request-actor.decorator';
+import { ERROR_NAMES } from '../errors/error-names';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { RequestActor } from '../model/record';
+import { AllExceptionsFilter } from '../rest/all-exceptions.filter';
+import { McpToolRunner } from './mcp-tool-runner';
+import { ToolDefinition, toolDefinitions } from './mcp-tools';
+
+/** Express hands Node's request and response; Fastify wraps them (`raw`) and must be told the reply is taken over. */
+type AnyRequest = IncomingMessage & { body?: unknown; raw?: IncomingMessage };
+type AnyResponse = ServerResponse & { raw?: ServerResponse; hijack?: () => void };
+
+/**
+ * `POST /rest/mcp` (and the GET and DELETE of the protocol): a Model Context Protocol server over
+ * Streamable HTTP, stateless (a server and a transport per request, JSON answers). It sits
+ * behind the same global guard (API key, rate limit) and request log as every route; the
+ * actor of the request is the actor of the tools' writes. The transport writes the response
+ * itself, hence `@Res()` here and only here.
+ */
+@ApiExcludeController()
+@Controller('mcp')
+export class McpController {
+  private readonly tools: ToolDefinition[];
+
+  constructor(
+    private readonly runner: McpToolRunner,
+    private readonly errors: AllExceptionsFilter,
+    catalog: CollectionCatalog,
+  ) {
+    const all = catalog.all();
+    this.tools = toolDefinitions(all.map((m) => m.plural), all.filter((m) => m.searchable).map((m) => m.plural));
+  }
+
+  private async call(name: string, args: unknown, actor: RequestActor): Promise<CallToolResult> {
+    try {
+      const result = await this.runner.run(name, args, actor);
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    } catch (error) {
+      // the REST error envelope, as the route would have answered it (no SQL, no stack)
+      const { status, messages } = this.errors.classify(error);
+      const envelope = { statusCode: status, error: ERROR_NAMES[status] ?? `Http${status}Exception`, messages };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
+    }
+  }
+
+  private server(actor: RequestActor): Server {
+    const server = new Server({ name: 'crm-record-service', version }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => this.call(request.params.name, request.params.arguments ?? {}, actor));
+    return server;
+  }
+
+  @Post()
+  post(@Req() request: AnyRequest, @Res() response: AnyResponse, @Actor() actor: RequestActor): Promise<void> {
+    return this.handle(request, response, actor);
+  }
+
+  /** Stateless: no stream to resume (GET) and no session to end (DELETE); the transport answers 405. */
+  @Get()
+  get(@Req() request: AnyRequest, @Res() response: AnyResponse, @Actor() actor: RequestActor): Promise<void> {
+    return this.handle(request, response, actor);
+  }
+
+  @Delete()
+  delete(@Req() request: AnyRequest, @Res() response: AnyResponse, @Actor() actor: RequestActor): Promise<void> {
+    return this.handle(request, response, actor);
+  }
+
+  private async handle(request: AnyRequest, response: AnyResponse, actor: RequestActor): Promise<void> {
+    response.hijack?.();
+    const req = request.raw ?? request;
+    const res = response.raw ?? response;
+    const server = this.server(actor);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, request.body);
+  }
+}
+
+@Module({ controllers: [McpController], providers: [McpToolRunner, AllExceptionsFilter] })
+export class McpModule {}
