@@ -39,7 +39,7 @@ describe('MCP', () => {
   it('401 without a key, as on the REST routes', async () => {
     const res = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(res.status).toBe(401);
-    expect((await res.json()).error).toBe('UNAUTHENTICATED');
+    expect(((await res.json()) as { error: string }).error).toBe('UNAUTHENTICATED');
   });
 
   it('list_collections and describe_collection', async () => {

@@ -7,10 +7,7 @@ import { QueryError } from '../errors/query-error';
 export class ToolArguments {
   private readonly values: Record<string, unknown>;
 
-  constructor(
-    raw: unknown,
-    private readonly known: readonly string[],
-  ) {
+  constructor(raw: unknown, known: readonly string[]) {
     this.values = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     const unknown = Object.keys(this.values).filter((k) => !known.includes(k));
     if (unknown.length) throw new QueryError(`Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this tool takes ${known.join(', ') || 'none'}`);

@@ -4,20 +4,17 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
 import { RecordEvent, recordEvent } from '../events/record-events';
-import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
-import { ApiRecord, RequestActor, Row } from '../model/record';
+import { RequestActor, Row } from '../model/record';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
 import { validateRecord } from '../validation/record-body';
-import { explainBatchError } from './batch-errors';
 import { insertRows } from './insert-rows';
-import { CreateOptions, CreateResult } from './record-writes';
 import { RecordShaper } from './record-shaper';
 import { planUpsert, UniqueKey, uniqueKeys } from './upsert-plan';
-import { WriteUnit } from './write-unit';
+import { CreateOptions, CreateResult, WriteUnit } from './write-unit';
 
 /** A transaction-scoped advisory lock key (64 bits) for one key value of one table. */
 function lockKey(table: string, key: string): string {
@@ -36,12 +33,11 @@ export class RecordUpserts {
 
   constructor(
     private readonly unit: WriteUnit,
-    private readonly catalog: CollectionCatalog,
+    catalog: CollectionCatalog,
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
     private readonly events: RecordEventBus,
-    private readonly idempotency: IdempotencyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     for (const meta of catalog.all()) this.keys.set(meta, uniqueKeys(meta));
@@ -49,21 +45,12 @@ export class RecordUpserts {
 
   /** `items` are validated partial records (update schema, optional `id`). Answers in input order. */
   async upsert(meta: CollectionMeta, items: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
-    const { idempotency } = options;
     // a create hook (apiKeys: a token shown once) has no meaning for a record that is patched
     if (meta.def.hooks?.beforeCreate) throw new BadRequestException(`${meta.plural} cannot be upserted`);
-    try {
-      return await this.unit.run(meta, async (tx) => {
-        const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
-        if (replay) return { records: replay.body as ApiRecord[], replayed: true };
-        const rows = await this.write(tx, meta, items, actor, options.indexed === true);
-        const records = await this.shaper.shape(tx, meta, rows, shape);
-        if (idempotency) await this.idempotency.complete(tx, idempotency, { status: 201, body: records });
-        return { records, replayed: false };
-      });
-    } catch (error) {
-      throw options.indexed ? explainBatchError(this.catalog, meta, error, items) : error;
-    }
+    return this.unit.create(meta, items, options, async (tx) => {
+      const rows = await this.write(tx, meta, items, actor, options.indexed === true);
+      return { records: await this.shaper.shape(tx, meta, rows, shape) };
+    });
   }
 
   private async write(tx: Queryable, meta: CollectionMeta, items: Row[], actor: RequestActor, indexed: boolean): Promise<Row[]> {

@@ -2,33 +2,18 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
 import { recordEvent } from '../events/record-events';
-import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
-import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
-import { explainBatchError } from './batch-errors';
 import { checkIfMatch, etagOf, IfMatch } from './etag';
 import { insertRows } from './insert-rows';
 import { VersionedRecord } from './record-reads';
 import { RecordShaper } from './record-shaper';
-import { WriteUnit } from './write-unit';
+import { CreateOptions, CreateResult, WriteUnit } from './write-unit';
 
-export interface CreateOptions {
-  /** Several records: a constraint error names the index of each offending record. */
-  indexed?: boolean;
-  /** The request's Idempotency-Key, if it sent one. */
-  idempotency?: IdempotencyRequest;
-}
-
-/** What a create answers: the records (input order), the ETag of a single one, and whether it is a replay. */
-export interface CreateResult {
-  records: ApiRecord[];
-  etag?: string;
-  replayed: boolean;
-}
+export type { CreateOptions, CreateResult };
 
 /**
  * Single and multi-record writes. Each runs in one transaction with its events (audit, timeline,
@@ -38,12 +23,10 @@ export interface CreateResult {
 export class RecordWrites {
   constructor(
     private readonly unit: WriteUnit,
-    private readonly catalog: CollectionCatalog,
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
     private readonly events: RecordEventBus,
-    private readonly idempotency: IdempotencyStore,
   ) {}
 
   /**
@@ -52,22 +35,13 @@ export class RecordWrites {
    * the first answer back and writes nothing.
    */
   async create(meta: CollectionMeta, inputs: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
-    const { idempotency } = options;
-    try {
-      return await this.unit.run(meta, async (tx) => {
-        const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
-        if (replay) return { records: replay.body as ApiRecord[], replayed: true };
-        const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
-        const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
-        await this.events.record(tx, this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)), actor);
-        const shaped = await this.shaper.shape(tx, meta, rows, shape);
-        const records = shaped.map((record, i) => ({ ...record, ...extras[i] }));
-        if (idempotency) await this.idempotency.complete(tx, idempotency, { status: 201, body: records });
-        return { records, etag: rows.length === 1 ? etagOf(rows[0]) : undefined, replayed: false };
-      });
-    } catch (error) {
-      throw options.indexed ? explainBatchError(this.catalog, meta, error, inputs) : error;
-    }
+    return this.unit.create(meta, inputs, options, async (tx) => {
+      const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
+      const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
+      await this.events.record(tx, this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)), actor);
+      const shaped = await this.shaper.shape(tx, meta, rows, shape);
+      return { records: shaped.map((record, i) => ({ ...record, ...extras[i] })), etag: rows.length === 1 ? etagOf(rows[0]) : undefined };
+    });
   }
 
   /**

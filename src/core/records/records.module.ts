@@ -35,6 +35,9 @@ class CountsAtStart implements OnApplicationBootstrap {
   }
 }
 
+/** The services behind the routes and tools, for the edge modules. */
+const SERVICES = [RecordReads, RecordWrites, RecordDuplicates, RecordBulkWrites, RecordUpserts, RecordMerges, RecordGroups, RecordSearch];
+
 /**
  * The record engine: the catalog of collections (built here, once, from the definitions it is
  * given), their statement owners and codecs, the event bus, and the services behind every
@@ -63,30 +66,9 @@ export class RecordsModule {
         CountsAtStart,
         RecordCounts,
         WriteUnit,
-        RecordReads,
-        RecordWrites,
-        RecordDuplicates,
-        RecordBulkWrites,
-        RecordUpserts,
-        RecordMerges,
-        RecordGroups,
-        RecordSearch,
+        ...SERVICES,
       ],
-      exports: [
-        CollectionCatalog,
-        KeyRing,
-        RecordCodecs,
-        Repositories,
-        RecordEventBus,
-        RecordReads,
-        RecordWrites,
-        RecordDuplicates,
-        RecordBulkWrites,
-        RecordUpserts,
-        RecordMerges,
-        RecordGroups,
-        RecordSearch,
-      ],
+      exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, ...SERVICES],
     };
   }
 }

@@ -2,8 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { CountCache } from '../cache/count-cache';
 import { Db, Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
+import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
+import { ApiRecord, Row } from '../model/record';
+import { explainBatchError } from './batch-errors';
+
+export interface CreateOptions {
+  /** Several records: a constraint error names the index of each offending record. */
+  indexed?: boolean;
+  /** The request's Idempotency-Key, if it sent one. */
+  idempotency?: IdempotencyRequest;
+}
+
+/** What a create answers: the records (input order), the ETag of a single one, and whether it is a replay. */
+export interface CreateResult {
+  records: ApiRecord[];
+  etag?: string;
+  replayed: boolean;
+}
 
 /** Which cached counts a write may change: its own collection's, or every collection's (a hard delete's cascades). */
 export type Touches = 'own' | 'all';
@@ -20,7 +37,28 @@ export class WriteUnit {
     private readonly catalog: CollectionCatalog,
     private readonly events: RecordEventBus,
     private readonly counts: CountCache,
+    private readonly idempotency: IdempotencyStore,
   ) {}
+
+  /**
+   * The frame of a create or an upsert: with an idempotency key, the key is claimed first in the
+   * same transaction (a repeated request gets the first answer back and writes nothing) and the
+   * answer stored with the write; a constraint error of a multi-record request names its records.
+   */
+  async create(meta: CollectionMeta, inputs: Row[], options: CreateOptions, work: (tx: Queryable) => Promise<Omit<CreateResult, 'replayed'>>): Promise<CreateResult> {
+    const { idempotency } = options;
+    try {
+      return await this.run(meta, async (tx) => {
+        const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
+        if (replay) return { records: replay.body as ApiRecord[], replayed: true };
+        const result = await work(tx);
+        if (idempotency) await this.idempotency.complete(tx, idempotency, { status: 201, body: result.records });
+        return { ...result, replayed: false };
+      });
+    } catch (error) {
+      throw options.indexed ? explainBatchError(this.catalog, meta, error, inputs) : error;
+    }
+  }
 
   async run<T>(meta: CollectionMeta, work: (tx: Queryable) => Promise<T>, touches: Touches = 'own'): Promise<T> {
     const result = await this.db.transaction(work);

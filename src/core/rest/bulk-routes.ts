@@ -25,7 +25,8 @@ import { IfMatchHeader } from './request-headers';
 /** What the bulk routes need of the point routes' controller. */
 interface PointRoutes {
   readonly meta: CollectionMeta;
-  readonly writes: RecordWrites;
+  updateOne(id: string, body: Row, shape: Shape, actor: RequestActor, ifMatch: IfMatch | undefined, header: SetHeader): Promise<unknown>;
+  restoreOne(id: string, shape: Shape, actor: RequestActor, header: SetHeader): Promise<unknown>;
 }
 
 type PointRoutesClass = new (
@@ -92,9 +93,7 @@ export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass
     @Patch(`restore/${def.plural}/:id`)
     @docs.restoreOneAlias()
     async restoreOneAlias(@Param('id', UuidParamPipe) id: string, @Query(WriteShapePipe) shape: Shape, @Actor() actor: RequestActor, @ResponseHeaders() header: SetHeader) {
-      const { record, etag } = await this.writes.restoreOne(this.meta, id, shape, actor);
-      header('ETag', etag);
-      return { data: { [`restore${def.pascal}`]: record } };
+      return this.restoreOne(id, shape, actor, header);
     }
 
     @Patch(def.plural)
@@ -125,9 +124,7 @@ export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass
       @IfMatchHeader() ifMatch: IfMatch | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { record, etag } = await this.writes.updateOne(this.meta, id, body, shape, actor, ifMatch);
-      header('ETag', etag);
-      return { data: { [`update${def.pascal}`]: record } };
+      return this.updateOne(id, body, shape, actor, ifMatch, header);
     }
   }
 

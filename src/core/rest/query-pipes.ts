@@ -35,7 +35,8 @@ export function queryPipesFor(plural: string) {
     }
   }
 
-  const shapePipe = (route: 'findOne' | 'write' | 'duplicates' | 'merge'): Type<PipeTransform<RawQuery, Shape>> => {
+  /** `depth` and `fields` where the route takes them (create one / many: `upsert` is read by the body pipe, with the body). */
+  const shapePipe = (route: 'findOne' | 'write' | 'create' | 'duplicates' | 'merge'): Type<PipeTransform<RawQuery, Shape>> => {
     @Injectable()
     class ShapePipe implements PipeTransform<RawQuery, Shape> {
       private readonly meta: CollectionMeta;
@@ -53,18 +54,6 @@ export function queryPipesFor(plural: string) {
   class DeleteQueryPipe implements PipeTransform<RawQuery, DeleteQuery> {
     transform(raw: RawQuery): DeleteQuery {
       return { soft: parseBoolean('soft_delete', readParams(raw, ROUTE_PARAMS.delete).soft_delete) };
-    }
-  }
-
-  /** Create one / many: the shape of the answer (`upsert` is read by the body pipe, with the body). */
-  @Injectable()
-  class CreateShapePipe implements PipeTransform<RawQuery, Shape> {
-    private readonly meta: CollectionMeta;
-    constructor(catalog: CollectionCatalog) {
-      this.meta = catalog.require(plural);
-    }
-    transform(raw: RawQuery): Shape {
-      return parseShape(this.meta, readParams(raw, ROUTE_PARAMS.create));
     }
   }
 
@@ -108,7 +97,7 @@ export function queryPipesFor(plural: string) {
     WriteShapePipe: shapePipe('write'),
     DuplicatesShapePipe: shapePipe('duplicates'),
     MergeShapePipe: shapePipe('merge'),
-    CreateShapePipe,
+    CreateShapePipe: shapePipe('create'),
     DeleteQueryPipe,
     BulkQueryPipe: bulkPipe('bulk'),
     BulkDeleteQueryPipe: bulkPipe('bulkDelete'),
