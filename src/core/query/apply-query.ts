@@ -3,7 +3,8 @@ import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
 import { FilterNode, FilterOperator } from './parse-filter';
 import { SortKey } from './parse-order-by';
 import { QueryError } from '../errors/query-error';
-import { ColumnRef, QueryTarget, RelationHop } from '../model/column-ref';
+import { ColumnRef, QueryTarget } from '../model/column-ref';
+import { relatedValueSql, throughRelations } from './relation-sql';
 
 /**
  * Turns parsed query trees into SQL fragments. Column names come only from the collection's
@@ -31,24 +32,6 @@ const COMPARISON: Partial<Record<FilterOperator, string>> = {
   like: 'LIKE',
   ilike: 'ILIKE',
 };
-
-/**
- * A predicate on a relation path as `EXISTS` over the related table(s), aliased r1, r2: through
- * a many-to-one relation, "the related record matches"; through a one-to-many one, "at least one
- * related record matches" (so `not(...)` around it is "none matches"). Soft-deleted related
- * records never match. The outer row is named by its table, so no column name can be captured.
- */
-function throughRelations(target: QueryTarget, hops: RelationHop[], leaf: string): string {
-  let sql = leaf;
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i];
-    const alias = `r${i + 1}`;
-    const outer = i === 0 ? q(target.table) : `r${i}`;
-    const join = hop.kind === 'MANY_TO_ONE' ? `${alias}."id" = ${outer}.${q(hop.joinColumn)}` : `${alias}.${q(hop.joinColumn)} = ${outer}."id"`;
-    sql = `EXISTS (SELECT 1 FROM ${q(hop.table)} AS ${alias} WHERE ${join} AND ${alias}."deletedAt" IS NULL AND ${sql})`;
-  }
-  return sql;
-}
 
 function predicateSql(target: QueryTarget, node: Extract<FilterNode, { kind: 'predicate' }>, params: SqlParams): string {
   const ref = target.resolve(node.path);
@@ -122,19 +105,6 @@ export interface ResolvedSortKey {
 /** The SQL of a sort key: its column, or the related value. */
 function sortSql(key: ResolvedSortKey): string {
   return key.related?.sql ?? q(key.ref.column);
-}
-
-/** `(SELECT s2."name" FROM "company" s1 JOIN ... WHERE s1."id" = "person"."companyId" ...)`: the value a relation sort reads. */
-function relatedValueSql(target: QueryTarget, ref: ColumnRef): string {
-  const hops = ref.hops!;
-  const joins = hops
-    .slice(1)
-    .map((hop, i) => ` JOIN ${q(hop.table)} AS s${i + 2} ON s${i + 2}."id" = s${i + 1}.${q(hop.joinColumn)} AND s${i + 2}."deletedAt" IS NULL`)
-    .join('');
-  return (
-    `(SELECT s${hops.length}.${q(ref.column)} FROM ${q(hops[0].table)} AS s1${joins} ` +
-    `WHERE s1."id" = ${q(target.table)}.${q(hops[0].joinColumn)} AND s1."deletedAt" IS NULL)`
-  );
 }
 
 const SORTABLE_EXCLUDED = new Set(['RAW_JSON', 'ARRAY', 'MULTI_SELECT']);
