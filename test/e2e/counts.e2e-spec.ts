@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { createApp } from '../../src/app.factory';
 import { Db } from '../../src/core/database/db';
 import { Http } from '../support/http';
+import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
 
@@ -99,8 +100,28 @@ describe('totalCount', () => {
     const statements = await countStatements(() => t.http.get('/companies', { headers: { prefer: 'count=none' } }));
     expect(statements).toBe(0);
   });
+});
 
-  (onPostgres ? it : it.skip)('stays exact across instances sharing Redis', async () => {
+/** Across instances: PostgreSQL only (TEST_DATABASE_URL, or a server of this file's own). */
+const ownPostgres = postgresForSuite('counts-across-instances');
+ownPostgres.describe('totalCount across instances', () => {
+  let t: TestApp;
+  const filter = 'employees[gte]:100';
+  const truth = async () =>
+    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`))[0].n;
+
+  beforeAll(async () => {
+    await ownPostgres.beforeAll();
+    t = await startTestApp({ REDIS_URL });
+    const rows = Array.from({ length: 30 }, (_, i) => ({ name: `Count ${i}`, employees: i * 10 }));
+    expect((await t.http.post('/batch/companies', rows)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await ownPostgres.afterAll();
+  });
+
+  it('stays exact across instances sharing Redis', async () => {
     let other: INestApplication | undefined;
     try {
       ({ app: other } = await createApp({

@@ -3,8 +3,8 @@ import { createApp } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { IdempotencyStore } from '../../src/core/idempotency/idempotency.store';
 import { Http } from '../support/http';
+import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
-import { testDatabaseKind } from '../support/test-database';
 
 /** Idempotency-Key on create one / create many: a retry replays the first answer and writes nothing. */
 describe('idempotent creates', () => {
@@ -131,27 +131,6 @@ describe('idempotent creates', () => {
     }
     expect(await count('company', '"name" = $1', ['Idem Bad'])).toBe(0);
   });
-
-  (testDatabaseKind() === 'postgres' ? it : it.skip)('holds across instances and restarts (keys live in PostgreSQL)', async () => {
-    const k = key();
-    const first = await t.http.post('/companies', { name: 'Idem Instances' }, { headers: { 'idempotency-key': k } });
-    expect(first.status).toBe(201);
-    let other: INestApplication | undefined;
-    try {
-      ({ app: other } = await createApp({
-        env: { ...t.database.env, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BOOTSTRAP_API_KEY: 'false', LOG_LEVEL: 'silent', WEBHOOK_DISPATCH: 'false' },
-      }));
-      await other.listen(0, '127.0.0.1');
-      const url = `${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
-      const replay = await new Http(url, t.token).post('/companies', { name: 'Idem Instances' }, { headers: { 'idempotency-key': k } });
-      expect(replay.status).toBe(201);
-      expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      expect(replay.text).toBe(first.text);
-    } finally {
-      await other?.close();
-    }
-    expect(await count('company', '"name" = $1', ['Idem Instances'])).toBe(1);
-  });
 });
 
 /** ETag on reads and writes; If-Match on PATCH and DELETE; without it, field-by-field last write wins. */
@@ -244,5 +223,45 @@ describe('optimistic concurrency', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     const { company: final } = (await t.http.get(`/companies/${id}`)).body.data;
     expect(final).toMatchObject({ employees: 77, name: 'Etag Fields 2', idealCustomerProfile: true });
+  });
+});
+
+/** Across instances: PostgreSQL only (TEST_DATABASE_URL, or a server of this file's own). */
+const ownPostgres = postgresForSuite('idempotency-across-instances');
+ownPostgres.describe('idempotent creates across instances', () => {
+  let t: TestApp;
+  let n = 0;
+  const key = () => `key-${Date.now()}-${++n}`;
+  const count = async (table: string, where: string, values: unknown[]) =>
+    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, values))[0].n;
+
+  beforeAll(async () => {
+    await ownPostgres.beforeAll();
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await ownPostgres.afterAll();
+  });
+
+  it('holds across instances and restarts (keys live in PostgreSQL)', async () => {
+    const k = key();
+    const first = await t.http.post('/companies', { name: 'Idem Instances' }, { headers: { 'idempotency-key': k } });
+    expect(first.status).toBe(201);
+    let other: INestApplication | undefined;
+    try {
+      ({ app: other } = await createApp({
+        env: { ...t.database.env, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BOOTSTRAP_API_KEY: 'false', LOG_LEVEL: 'silent', WEBHOOK_DISPATCH: 'false' },
+      }));
+      await other.listen(0, '127.0.0.1');
+      const url = `${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
+      const replay = await new Http(url, t.token).post('/companies', { name: 'Idem Instances' }, { headers: { 'idempotency-key': k } });
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.text).toBe(first.text);
+    } finally {
+      await other?.close();
+    }
+    expect(await count('company', '"name" = $1', ['Idem Instances'])).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
+import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
-import { testDatabaseKind } from '../support/test-database';
 
 describe('transport hardening', () => {
   let t: TestApp;
@@ -114,12 +114,17 @@ describe('input hardening and configurable limits', () => {
 });
 
 /** Two instances on one PostgreSQL and one Redis share the counters of a key. */
-(testDatabaseKind() === 'postgres' ? describe : describe.skip)('rate limit shared across instances (Redis)', () => {
+const ownPostgres = postgresForSuite('security-shared-rate-limits');
+ownPostgres.describe('rate limit shared across instances (Redis)', () => {
   let t: TestApp;
   beforeAll(async () => {
+    await ownPostgres.beforeAll(); // TEST_DATABASE_URL, or a PostgreSQL server of this file's own
     t = await startTestApp();
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await ownPostgres.afterAll();
+  });
 
   it('a key gets its per-minute budget once, whichever instance it calls', async () => {
     const env = {

@@ -4,8 +4,8 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
 import { signWebhook } from '../../src/collections/webhooks/webhook-dispatcher';
+import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
-import { testDatabaseKind } from '../support/test-database';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -153,16 +153,19 @@ describe('webhooks: transactional outbox and delivery', () => {
 });
 
 /** Several instances and restarts: PostgreSQL only (the in-memory embedded database is per process). */
-(testDatabaseKind() === 'postgres' ? describe : describe.skip)('webhooks across instances and restarts', () => {
+const ownPostgres = postgresForSuite('webhooks-across-instances');
+ownPostgres.describe('webhooks across instances and restarts', () => {
   let t: TestApp;
   let receiver: Receiver;
   beforeAll(async () => {
+    await ownPostgres.beforeAll(); // TEST_DATABASE_URL, or a PostgreSQL server of this file's own
     t = await startTestApp({ WEBHOOK_DISPATCH: 'false' });
     receiver = await new Receiver().start();
   });
   afterAll(async () => {
     await receiver?.stop();
     await t?.close();
+    await ownPostgres.afterAll();
   });
 
   const env = (extra: Record<string, string>) => ({

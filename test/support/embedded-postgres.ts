@@ -155,6 +155,7 @@ export function postgresForSuite(suite: string): { describe: jest.Describe; befo
       process.env.TEST_DATABASE_URL = own.url;
     },
     async afterAll() {
+      if (own) delete process.env.TEST_DATABASE_URL; // the rest of the file runs where it ran before
       await own?.destroy();
     },
   };
