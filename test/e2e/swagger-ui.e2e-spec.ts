@@ -28,7 +28,7 @@ if (!runs) announceSkippedSuite('swagger-ui', `no Chromium at ${CHROMIUM}`, 'sud
     await t?.close();
   });
 
-  it('lists the 37 collections, authorizes with a key and runs "try it out" on GET /people', async () => {
+  it('lists the 37 collections and search, authorizes with a key and runs "try it out" on GET /people', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const external: string[] = [];
     page.on('request', (request) => {
@@ -36,7 +36,9 @@ if (!runs) announceSkippedSuite('swagger-ui', `no Chromium at ${CHROMIUM}`, 'sud
     });
     await page.goto(`${t.baseUrl}/docs`);
     await page.waitForSelector('.opblock-tag-section');
-    expect(await page.locator('.opblock-tag-section').count()).toBe(37);
+    // one section per collection, and the search across collections
+    expect(await page.locator('.opblock-tag-section').count()).toBe(38);
+    expect(await page.locator('.opblock-tag-section h3', { hasText: /^search$/ }).count()).toBe(1);
     expect(external).toEqual([]); // served from the installed swagger-ui-dist, no CDN
 
     await page.click('button.authorize');
