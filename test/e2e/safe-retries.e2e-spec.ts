@@ -6,13 +6,17 @@ import { Http } from '../support/http';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
 
+let keys = 0;
+/** A new Idempotency-Key. */
+const key = () => `key-${Date.now()}-${++keys}`;
+/** Rows of `table` matching `where`. */
+const rowsWhere = async (t: TestApp, table: string, where: string, values: unknown[]) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, values))[0].n;
+
 /** Idempotency-Key on create one / create many: a retry replays the first answer and writes nothing. */
 describe('idempotent creates', () => {
   let t: TestApp;
-  let n = 0;
-  const key = () => `key-${Date.now()}-${++n}`;
-  const count = async (table: string, where: string, values: unknown[]) =>
-    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, values))[0].n;
+  const count = (table: string, where: string, values: unknown[]) => rowsWhere(t, table, where, values);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -230,10 +234,7 @@ describe('optimistic concurrency', () => {
 const ownPostgres = postgresForSuite('idempotency-across-instances');
 ownPostgres.describe('idempotent creates across instances', () => {
   let t: TestApp;
-  let n = 0;
-  const key = () => `key-${Date.now()}-${++n}`;
-  const count = async (table: string, where: string, values: unknown[]) =>
-    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, values))[0].n;
+  const count = (table: string, where: string, values: unknown[]) => rowsWhere(t, table, where, values);
 
   beforeAll(async () => {
     await ownPostgres.beforeAll();
