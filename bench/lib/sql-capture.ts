@@ -7,8 +7,18 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
  * It reads the client side of the protocol and needs no TLS (the pg driver's default on a URL
  * without sslmode).
  */
+export interface CapturedStatement {
+  at: number;
+  sql: string;
+  /** The bound values as text (null for NULL); undefined when not kept (binary values, or over 1 MB: bulk writes). */
+  params?: (string | null)[];
+}
+
+/** Bind messages larger than this keep no values (a bulk write binds tens of MB of JSON). */
+const MAX_PARAMS_BYTES = 1024 * 1024;
+
 export class SqlCapture {
-  readonly statements: { at: number; sql: string }[] = [];
+  readonly statements: CapturedStatement[] = [];
   private server?: Server;
   private readonly sockets = new Set<Socket>();
 
@@ -34,6 +44,11 @@ export class SqlCapture {
   /** The statements recorded since `since` (ms timestamp). */
   since(since: number): string[] {
     return this.statements.filter((s) => s.at >= since).map((s) => s.sql);
+  }
+
+  /** The statements recorded since `since`, with their bound values. */
+  entriesSince(since: number): CapturedStatement[] {
+    return this.statements.filter((s) => s.at >= since);
   }
 
   private connection(client: Socket): void {
@@ -103,20 +118,44 @@ export class SqlCapture {
           else unnamed = text;
         } else if (type === 'B') {
           const [, next] = cstring(body, 0); // portal
-          const [statement] = cstring(body, next);
-          this.record(statement ? (named.get(statement) ?? `<prepared ${statement}>`) : unnamed);
+          const [statement, at] = cstring(body, next);
+          this.record(statement ? (named.get(statement) ?? `<prepared ${statement}>`) : unnamed, body.length <= MAX_PARAMS_BYTES ? bindValues(body, at) : undefined);
         }
       }
     });
   }
 
-  private record(sql: string): void {
-    this.statements.push({ at: Date.now(), sql: sql.replace(/\s+/g, ' ').trim() });
+  private record(sql: string, params?: (string | null)[]): void {
+    this.statements.push({ at: Date.now(), sql: sql.replace(/\s+/g, ' ').trim(), params });
   }
 }
 
+/** The parameter values of a Bind message from `at` (after the portal and statement names), as text; undefined if any is binary. */
+function bindValues(body: Buffer, at: number): (string | null)[] | undefined {
+  const formats: number[] = [];
+  const formatCount = body.readInt16BE(at);
+  at += 2;
+  for (let i = 0; i < formatCount; i++, at += 2) formats.push(body.readInt16BE(at));
+  const count = body.readInt16BE(at);
+  at += 2;
+  const values: (string | null)[] = [];
+  for (let i = 0; i < count; i++) {
+    const format = formats.length === 0 ? 0 : formats.length === 1 ? formats[0] : formats[i];
+    const length = body.readInt32BE(at);
+    at += 4;
+    if (length < 0) {
+      values.push(null);
+      continue;
+    }
+    if (format !== 0) return undefined;
+    values.push(body.toString('utf8', at, at + length));
+    at += length;
+  }
+  return values;
+}
+
 /** Statements that are not the request's work: the API key lookup (cached for 2 s on both sides). */
-const NOISE = /"apiKey"/;
+export const NOISE = /"apiKey"/;
 
 /**
  * Compares two lists of statements as multisets (parallel queries finish in any order).
@@ -131,10 +170,28 @@ export function compareStatements(service: string[], baseline: string[]): string
   const a = count(service);
   const b = count(baseline);
   const differences: string[] = [];
+  const serviceOnly: string[] = [];
+  const baselineOnly: string[] = [];
   for (const sql of new Set([...a.keys(), ...b.keys()])) {
     const n = (a.get(sql) ?? 0) - (b.get(sql) ?? 0);
-    if (n > 0) differences.push(`service only (x${n}): ${sql}`);
-    if (n < 0) differences.push(`baseline only (x${-n}): ${sql}`);
+    if (n > 0) (differences.push(`service only (x${n}): ${sql}`), serviceOnly.push(sql));
+    if (n < 0) (differences.push(`baseline only (x${-n}): ${sql}`), baselineOnly.push(sql));
+  }
+  // the statements are long and alike: show where each service-only one parts from its nearest baseline-only one
+  for (const sql of serviceOnly) {
+    const nearest = baselineOnly.map((other) => ({ other, at: commonPrefix(sql, other) })).sort((x, y) => y.at - x.at)[0];
+    if (nearest && nearest.at > 0) {
+      const from = Math.max(0, nearest.at - 60);
+      differences.push(
+        `  first difference at character ${nearest.at}: service ...${sql.slice(from, nearest.at + 100)}... | baseline ...${nearest.other.slice(from, nearest.at + 100)}...`,
+      );
+    }
   }
   return differences;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
