@@ -1,12 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
-import { auditProperties, RecordEvent } from '../../core/events/record-events';
+import { EVENT_RELATION, eventPropertiesSql } from '../../core/events/event-relation';
 import { RequestActor } from '../../core/model/record';
 import { SqlParams } from '../../core/query/apply-query';
 import { RecordRepository } from '../../core/repository/record-repository';
 import { Repositories } from '../../core/repository/repositories';
 
-const COLUMNS = ['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'];
 
 /** The audit log: one `auditLogs` row per record event, written in the transaction of the change. */
 @Injectable()
@@ -26,16 +25,12 @@ export class AuditLogSubscriber implements RecordEventSubscriber, OnModuleInit {
     this.bus.subscribe(this);
   }
 
-  statements(events: RecordEvent[], actor: RequestActor, params: SqlParams): EventStatement[] {
-    const context = { apiKeyId: actor.apiKeyId || null };
-    const rows = events.map((e) => ({
-      name: e.name,
-      objectName: e.meta.def.singular,
-      recordId: e.recordId,
-      properties: auditProperties(e),
-      context,
-      workspaceMemberId: actor.workspaceMemberId,
-    }));
-    return [{ name: 'audit', sql: this.auditLogs.insertFromJson(COLUMNS, params.add(JSON.stringify(rows))) }];
+  statements(_collections: unknown, actor: RequestActor, params: SqlParams): EventStatement[] {
+    const context = params.add(JSON.stringify({ apiKeyId: actor.apiKeyId || null }));
+    const member = params.add(actor.workspaceMemberId ?? null);
+    const select =
+      `SELECT e."name", e."objectName", e."recordId", ${eventPropertiesSql('e')}, ${context}::jsonb, ${member}::uuid ` +
+      `FROM ${EVENT_RELATION} e`;
+    return [{ name: 'audit', sql: this.auditLogs.insertFrom(['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'], select) }];
   }
 }

@@ -1,19 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
-import { auditProperties, RecordEvent } from '../../core/events/record-events';
+import { EVENT_RELATION, eventPropertiesSql, eventRecordSql } from '../../core/events/event-relation';
 import { CollectionCatalog } from '../../core/model/collection-catalog';
 import { CollectionMeta } from '../../core/model/collection-meta';
-import { SqlParams } from '../../core/query/apply-query';
 import { RecordRepository } from '../../core/repository/record-repository';
 import { Repositories } from '../../core/repository/repositories';
-
-interface TimelineRow {
-  name: string;
-  properties: Record<string, unknown>;
-  joinColumn: string;
-  recordId: string;
-  linkedRecordId: string | null;
-}
 
 /**
  * The timeline: a `timelineActivities` row for each event on a collection with `timeline: true`,
@@ -58,39 +49,35 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     this.bus.subscribe(this);
   }
 
-  statements(events: RecordEvent[], _actor: unknown, params: SqlParams): EventStatement[] {
-    const rows = events.flatMap((e) => this.rowsOf(e));
-    if (rows.length === 0) return [];
+  statements(collections: CollectionMeta[]): EventStatement[] {
+    const selects = collections.flatMap((meta) => this.selectsOf(meta));
+    if (selects.length === 0) return [];
     const columns = ['name', 'properties', 'linkedRecordId', ...this.joinColumns];
-    const records = rows.map((row) => ({ name: row.name, properties: row.properties, linkedRecordId: row.linkedRecordId, [row.joinColumn]: row.recordId }));
-    return [{ name: 'timeline', sql: this.timeline.insertFromJson(columns, params.add(JSON.stringify(records))) }];
+    return [{ name: 'timeline', sql: this.timeline.insertFrom(columns, selects.join(' UNION ALL ')) }];
   }
 
-  private rowsOf(event: RecordEvent): TimelineRow[] {
-    const rows: TimelineRow[] = [];
-    const properties = auditProperties(event);
-    const ownColumn = this.columnOf.get(event.meta.plural);
+  /** `SELECT name, properties, linkedRecordId, <join columns>` of the timeline rows of events on `meta`. */
+  private selectsOf(meta: CollectionMeta): string[] {
+    const selects: string[] = [];
+    const on = `FROM ${EVENT_RELATION} e WHERE e."objectName" = ${literal(meta.def.singular)}`;
+    const row = (name: string, linkedRecordId: string, column: string, recordId: string) =>
+      `SELECT ${name}, ${eventPropertiesSql('e')}, ${linkedRecordId}, ` +
+      this.joinColumns.map((c) => (c === column ? `${recordId}` : 'NULL::uuid')).join(', ');
+    const ownColumn = this.columnOf.get(meta.plural);
     // a destroyed record takes its timeline with it (the foreign key cascades)
-    if (event.meta.def.timeline && ownColumn && event.action !== 'destroyed') {
-      rows.push({ name: event.name, properties, joinColumn: ownColumn, recordId: event.recordId, linkedRecordId: null });
-    }
-    const linked = event.meta.def.linkedTimeline;
-    const record = event.after ?? event.before;
-    if (!linked || !record) return rows;
-    for (const rel of event.meta.manyToOne) {
+    if (meta.def.timeline && ownColumn) selects.push(`${row('e."name"', 'NULL::uuid', ownColumn, 'e."recordId"')} ${on} AND e."action" <> 'destroyed'`);
+    const linked = meta.def.linkedTimeline;
+    if (!linked) return selects;
+    const record = eventRecordSql('e');
+    for (const rel of meta.manyToOne) {
       const column = this.columnOf.get(rel.target);
-      const targetId = record[rel.joinColumn];
-      if (rel.joinColumn === linked.via || !column || typeof targetId !== 'string') continue;
-      if (!this.catalog.require(rel.target).def.timeline) continue;
-      const via = record[linked.via];
-      rows.push({
-        name: `${linked.name}.${event.action}`,
-        properties,
-        joinColumn: column,
-        recordId: targetId,
-        linkedRecordId: typeof via === 'string' ? via : null,
-      });
+      if (rel.joinColumn === linked.via || !column || !this.catalog.require(rel.target).def.timeline) continue;
+      const target = `(${record} ->> ${literal(rel.joinColumn)})::uuid`;
+      const via = `(${record} ->> ${literal(linked.via)})::uuid`;
+      selects.push(`${row(`${literal(`${linked.name}.`)} || e."action"`, via, column, target)} ${on} AND ${record} ->> ${literal(rel.joinColumn)} IS NOT NULL`);
     }
-    return rows;
+    return selects;
   }
 }
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;

@@ -1,9 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
-import { RecordEvent } from '../../core/events/record-events';
-import { SqlParams } from '../../core/query/apply-query';
+import { EVENT_RELATION } from '../../core/events/event-relation';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { webhookPayload } from './webhook-payload';
+import { webhookPayloadSql } from './webhook-payload';
 
 /**
  * The transactional outbox: one `webhookDelivery` row per event and matching live webhook
@@ -24,17 +23,12 @@ export class WebhookOutboxSubscriber implements RecordEventSubscriber, OnModuleI
     this.bus.subscribe(this);
   }
 
-  statements(events: RecordEvent[], _actor: unknown, params: SqlParams): EventStatement[] {
-    const items = events.map((e) => ({
-      name: e.name,
-      payload: webhookPayload(e),
-      patterns: [e.name, `*.${e.action}`, `${e.meta.def.singular}.*`, '*.*'],
-    }));
+  statements(): EventStatement[] {
+    const patterns = `ARRAY[e."name", '*.' || e."action", e."objectName" || '.*', '*.*']`;
     const sql =
       `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
-      `SELECT w."id", e."name", e."payload" FROM jsonb_to_recordset(${params.add(JSON.stringify(items))}::jsonb) ` +
-      `AS e("name" text, "payload" jsonb, "patterns" text[]) ` +
-      `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && e."patterns" RETURNING 1`;
+      `SELECT w."id", e."name", ${webhookPayloadSql('e')} FROM ${EVENT_RELATION} e ` +
+      `JOIN "webhook" w ON w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && ${patterns} RETURNING 1`;
     return [
       {
         name: 'outbox',

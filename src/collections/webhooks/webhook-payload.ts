@@ -1,17 +1,15 @@
-import { RecordEvent } from '../../core/events/record-events';
+import { eventRecordSql } from '../../core/events/event-relation';
 
 /**
- * The body of a webhook POST without the per-webhook parts (`targetUrl`, `webhookId`), which the
- * dispatcher adds: `{targetUrl, eventName, objectMetadata: {nameSingular}, workspaceId, webhookId,
- * eventDate, record, updatedFields?}`. This service has no workspaces: `workspaceId` is null.
+ * SQL for the body of a webhook POST from a row `e` of the events relation, without the
+ * per-webhook parts (`targetUrl`, `webhookId`) the dispatcher adds: `{targetUrl, eventName,
+ * objectMetadata: {nameSingular}, workspaceId, webhookId, eventDate, record, updatedFields?}`.
+ * This service has no workspaces: `workspaceId` is null.
  */
-export function webhookPayload(event: RecordEvent): Record<string, unknown> {
-  return {
-    eventName: event.name,
-    objectMetadata: { nameSingular: event.meta.def.singular },
-    workspaceId: null,
-    eventDate: new Date().toISOString(),
-    record: event.after ?? event.before,
-    ...(event.updatedFields ? { updatedFields: event.updatedFields } : {}),
-  };
+export function webhookPayloadSql(e: string): string {
+  const eventDate = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const payload =
+    `jsonb_build_object('eventName', ${e}."name", 'objectMetadata', jsonb_build_object('nameSingular', ${e}."objectName"), ` +
+    `'workspaceId', NULL, 'eventDate', ${eventDate}, 'record', ${eventRecordSql(e)})`;
+  return `CASE WHEN ${e}."updatedFields" IS NULL THEN ${payload} ELSE ${payload} || jsonb_build_object('updatedFields', ${e}."updatedFields") END`;
 }

@@ -75,7 +75,10 @@ export function dataSourceOptions(config: AppConfig, schema: DatabaseSchema, emb
         keepAlive: true,
         types: typeParsers,
         application_name: 'crm-record-service',
-        options: '-c TimeZone=UTC',
+        // JIT compiles a statement when its estimated cost is high; for this service's statements
+        // (a set-based write of 10,000 rows, an aggregate over 100,000) compiling costs more than
+        // it saves (900 ms of a 3.4 s update of 10,000 people), so it is off for its sessions
+        options: '-c TimeZone=UTC -c jit=off',
       },
     };
   }

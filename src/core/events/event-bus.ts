@@ -1,8 +1,10 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Queryable } from '../database/db';
 import { CollectionCatalog } from '../model/collection-catalog';
-import { RequestActor } from '../model/record';
+import { CollectionMeta } from '../model/collection-meta';
+import { RequestActor, Row } from '../model/record';
 import { SqlParams } from '../query/apply-query';
+import { EVENT_COLUMNS, EVENT_RELATION, eventRow } from './event-relation';
 import { RecordEvent } from './record-events';
 
 /** One data-modifying CTE a subscriber adds to the statement of a write's events. */
@@ -25,8 +27,28 @@ export interface RecordEventSubscriber {
   readonly provides: string;
   /** Plural names of the collections it writes rows into (their cached counts change with every write). */
   readonly writes: readonly string[];
-  /** Its CTEs for these events, values bound through `params`; none when it has nothing to write. */
-  statements(events: RecordEvent[], actor: RequestActor, params: SqlParams): EventStatement[];
+  /**
+   * Its CTEs for the events of a write on these collections, reading them from the relation
+   * `ev` (see event-relation.ts), values bound through `params`; none when it has nothing to write.
+   */
+  statements(collections: CollectionMeta[], actor: RequestActor, params: SqlParams): EventStatement[];
+}
+
+/**
+ * A write whose events PostgreSQL computes from the write's own rows: its CTEs (`u AS (UPDATE
+ * ... RETURNING ...)`), a SELECT of the `ev` columns from them, and the rows it answers.
+ */
+export interface EventfulWrite {
+  /** `name AS (...)` CTEs, in order, before the events. */
+  ctes: string[];
+  /** SELECT of the `ev` columns (EVENT_COLUMNS), over the CTEs. */
+  events: string;
+  /** Collections the events are on. */
+  collections: CollectionMeta[];
+  /** What the statement answers: `SELECT <columns> FROM <from> [ORDER BY <orderBy>]`. */
+  answer: { columns: string; from: string; orderBy?: string };
+  /** The values of every placeholder so far; the subscribers add theirs. */
+  params: SqlParams;
 }
 
 /**
@@ -60,17 +82,33 @@ export class RecordEventBus implements OnApplicationBootstrap {
     }
   }
 
-  /** One statement for all the events of a write, whatever their number (subscribers bind record sets as JSON). */
+  /** One statement for all the events of a write computed in Node, whatever their number (bound as one JSON record set). */
   async record(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
     if (events.length === 0) return;
     const params = new SqlParams();
-    const statements = this.subscribers.flatMap((s) => s.statements(events, actor, params));
-    if (statements.length === 0) return;
+    const source = `SELECT * FROM jsonb_to_recordset(${params.add(JSON.stringify(events.map(eventRow)))}::jsonb) AS e(${EVENT_COLUMNS})`;
+    const collections = [...new Set(events.map((e) => e.meta))];
+    await this.write(tx, { ctes: [], events: source, collections, answer: { columns: '1', from: '(SELECT 1) one' }, params }, actor);
+  }
+
+  /**
+   * Runs a write and writes its events in one statement: the write's CTEs, `ev`, the
+   * subscribers' CTEs, and the write's answer (its rows).
+   */
+  async write(tx: Queryable, write: EventfulWrite, actor: RequestActor): Promise<Row[]> {
+    const statements = this.subscribers.flatMap((s) => s.statements(write.collections, actor, write.params));
     const counted = statements.filter((s) => s.committed);
-    const ctes = statements.map((s) => `${s.name} AS (${s.sql})`).join(', ');
-    const select = counted.length ? counted.map((s, i) => `(SELECT count(*)::int FROM ${s.name}) AS "c${i}"`).join(', ') : '1';
-    const [row] = await tx.query<Record<string, number>>(`WITH ${ctes} SELECT ${select}`, params.values);
-    if (counted.length === 0) return;
-    tx.afterCommit?.(() => counted.forEach((s, i) => s.committed!(row[`c${i}`])));
+    const ctes = [...write.ctes, `${EVENT_RELATION} AS (${write.events})`, ...statements.map((s) => `${s.name} AS (${s.sql})`)];
+    const counts = counted.map((s, i) => `(SELECT count(*)::int FROM ${s.name}) AS "__c${i}"`);
+    const { columns, from, orderBy } = write.answer;
+    const rows = await tx.query<Row>(
+      `WITH ${ctes.join(', ')} SELECT ${[columns, ...counts].join(', ')} FROM ${from}${orderBy ? ` ORDER BY ${orderBy}` : ''}`,
+      write.params.values,
+    );
+    if (counted.length === 0) return rows;
+    const written = counted.map((_, i) => (rows.length ? Number(rows[0][`__c${i}`]) : 0));
+    for (const row of rows) for (let i = 0; i < counted.length; i++) delete row[`__c${i}`];
+    tx.afterCommit?.(() => counted.forEach((s, i) => s.committed!(written[i])));
+    return rows;
   }
 }

@@ -1,8 +1,9 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
+import { diffSql, updatedFieldsSql } from '../events/event-relation';
 import { RecordEventBus } from '../events/event-bus';
-import { recordEvent } from '../events/record-events';
+import { RecordAction } from '../events/record-events';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
 import { filterMentions, filterSql, SqlParams } from '../query/apply-query';
@@ -14,8 +15,6 @@ import { WriteUnit } from './write-unit';
 
 /** Which records a bulk filter may match: live ones (unless it names deletedAt), or soft-deleted ones only (restore). */
 type Scope = 'filter' | 'deleted';
-
-const byId = (a: Row, b: Row) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
 
 /**
  * Update, delete and restore many by filter (API.md section 11), set-based: whatever the number
@@ -33,61 +32,102 @@ export class RecordBulkWrites {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The records a filter matches, locked, by id; 400 (nothing changed) when they are more than BULK_MAX. */
-  private async lockMatches(tx: Queryable, meta: CollectionMeta, query: BulkQuery, scope: Scope): Promise<Row[]> {
+  /** Ids of the records a filter matches, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
+  private async lockMatches(tx: Queryable, meta: CollectionMeta, query: BulkQuery, scope: Scope): Promise<string[]> {
     const params = new SqlParams();
     const conditions = [filterSql(meta, query.filter, params)];
     if (scope === 'deleted') conditions.unshift('"deletedAt" IS NOT NULL');
     else if (!filterMentions(query.filter, 'deletedAt')) conditions.unshift('"deletedAt" IS NULL');
     const where = conditions.join(' AND ');
     const max = this.config.bulkMax;
-    const rows = await this.repositories.bulk(meta).lockMatching(tx, where, params.values, max + 1);
-    if (rows.length > max) {
+    const ids = await this.repositories.bulk(meta).lockMatching(tx, where, params.values, max + 1);
+    if (ids.length > max) {
       const matched = await this.repositories.of(meta).count(tx, where, params.values);
       throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
     }
-    return rows;
+    return ids;
+  }
+
+  /**
+   * One statement that changes the locked records of `ids` (the `change` CTE `u`, RETURNING
+   * their columns) and writes their events, computed by PostgreSQL from the rows (`events`: a
+   * SELECT of the `ev` columns over `u` and the CTEs before it); the rows `answer` selects, by id.
+   */
+  private write(tx: Queryable, meta: CollectionMeta, actor: RequestActor, statement: { params: SqlParams; ctes: string[]; events: string; answer?: string }): Promise<Row[]> {
+    return this.events.write(
+      tx,
+      {
+        ctes: statement.ctes,
+        events: statement.events,
+        collections: [meta],
+        answer: { columns: statement.answer ?? this.repositories.bulk(meta).columnNames, from: 'u', orderBy: '"id"' },
+        params: statement.params,
+      },
+      actor,
+    );
+  }
+
+  /** The `ev` columns of events `action` on the rows of `from`, with the record copies `before` and `after` (SQL). */
+  private eventsOf(meta: CollectionMeta, action: RecordAction, from: string, before: string, after: string, extra = ''): string {
+    const singular = literal(meta.def.singular);
+    return (
+      `SELECT ${literal(`${meta.def.singular}.${action}`)} AS "name", '${action}' AS "action", ${singular} AS "objectName", r."id" AS "recordId", ` +
+      `${before} AS "before", ${after} AS "after", NULL::jsonb AS "diff", NULL::jsonb AS "updatedFields" FROM ${from}${extra}`
+    );
   }
 
   /** Applies the same partial update to every matching record; the records after, by id. */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
     const codec = this.codecs.of(meta);
+    const bulk = this.repositories.bulk(meta);
     return this.unit.run(meta, async (tx) => {
-      const before = await this.lockMatches(tx, meta, query, 'filter');
+      const ids = await this.lockMatches(tx, meta, query, 'filter');
       const { columns, values } = codec.updateAssignments(input);
-      if (before.length === 0 || columns.length === 0) return this.shaper.shape(tx, meta, before, query);
-      const after = (await this.repositories.bulk(meta).updateByIds(tx, before.map((r) => r.id as string), columns.map((c) => c.column), values)).sort(byId);
-      const events = after
-        .map((row, i) => recordEvent(meta, 'updated', codec.toRecord(before[i]), codec.toRecord(row)))
-        .filter((event) => event.updatedFields!.length > 0);
-      await this.events.record(tx, events, actor);
-      return this.shaper.shape(tx, meta, after, query);
+      if (ids.length === 0) return [];
+      if (columns.length === 0) return this.shaper.shape(tx, meta, await bulk.findByIds(tx, ids), query);
+      const params = new SqlParams();
+      const list = params.add(ids);
+      // `u` returns each record's copy before the change beside its columns after it (from `b`,
+      // joined by the UPDATE itself); `b` and `c` are materialized: each copy is built once
+      const updated = bulk.updateIds(list, columns.map((c) => c.column), values, params, { from: 'b', returning: 'b."json" AS "__before"' });
+      const changes = `SELECT u."id", u."__before" AS "before", ${bulk.recordJson('u')} AS "after" FROM u`;
+      const diffs = `SELECT c.*, ${diffSql('c."before"', 'c."after"')} AS "diff" FROM c`;
+      const events =
+        `SELECT ${literal(`${meta.def.singular}.updated`)} AS "name", 'updated' AS "action", ${literal(meta.def.singular)} AS "objectName", ` +
+        `d."id" AS "recordId", d."before", d."after", d."diff", ${updatedFieldsSql(meta, 'd."diff"')} AS "updatedFields" ` +
+        `FROM d WHERE d."diff" <> '{}'::jsonb`;
+      const ctes = [`b AS MATERIALIZED (${bulk.jsonOfIds(list)})`, `u AS (${updated})`, `c AS MATERIALIZED (${changes})`, `d AS MATERIALIZED (${diffs})`];
+      await bulk.reserveMemory(tx, ids.length);
+      const rows = await this.write(tx, meta, actor, { params, ctes, events });
+      return this.shaper.shape(tx, meta, rows, query);
     });
   }
 
   /** Hard delete (`[{id}]`) or soft delete (the records) of every matching record, by id. */
   async deleteMany(meta: CollectionMeta, query: BulkQuery, soft: boolean, actor: RequestActor): Promise<ApiRecord[]> {
-    const codec = this.codecs.of(meta);
+    const bulk = this.repositories.bulk(meta);
     return this.unit.run(
       meta,
       async (tx) => {
-        const matched = await this.lockMatches(tx, meta, query, 'filter');
-        if (matched.length === 0) return [];
-        const ids = matched.map((r) => r.id as string);
-        const bulk = this.repositories.bulk(meta);
+        const ids = await this.lockMatches(tx, meta, query, 'filter');
+        if (ids.length === 0) return [];
+        const params = new SqlParams();
+        const list = params.add(ids);
+        await bulk.reserveMemory(tx, ids.length);
         if (!soft) {
-          const rows = (await bulk.destroyByIds(tx, ids)).sort(byId);
-          await this.events.record(tx, rows.map((row) => recordEvent(meta, 'destroyed', codec.toRecord(row))), actor);
+          const events = this.eventsOf(meta, 'destroyed', 'u r', bulk.recordJson('r'), 'NULL::jsonb');
+          const rows = await this.write(tx, meta, actor, { params, ctes: [`u AS (${bulk.destroyIds(list)})`], events, answer: '"id"' });
           return rows.map((row) => ({ id: row.id }));
         }
-        // records already soft-deleted (a filter naming deletedAt) stay as they are
-        const changed = new Map((await bulk.setDeletedByIds(tx, ids, true)).map((row) => [row.id, row]));
-        const events = [...changed.values()].map((row) => {
-          const record = codec.toRecord(row);
-          return recordEvent(meta, 'deleted', { ...record, deletedAt: null }, record);
-        });
-        await this.events.record(tx, events, actor);
-        return this.shaper.shape(tx, meta, matched.map((row) => changed.get(row.id) ?? row), query);
+        // records already soft-deleted (a filter naming deletedAt) stay as they are, and are answered too
+        const after = bulk.recordJson('r');
+        const events = this.eventsOf(meta, 'deleted', 'changed r', `${after} || '{"deletedAt": null}'::jsonb`, after);
+        const ctes = [
+          `changed AS (${bulk.setDeletedIds(list, true)})`,
+          `u AS (SELECT * FROM changed UNION ALL SELECT * FROM (${bulk.rowsOfIds(list)}) unchanged WHERE "id" NOT IN (SELECT "id" FROM changed))`,
+        ];
+        const rows = await this.write(tx, meta, actor, { params, ctes, events });
+        return this.shaper.shape(tx, meta, rows, query);
       },
       soft ? 'own' : 'all',
     );
@@ -95,13 +135,17 @@ export class RecordBulkWrites {
 
   /** Restores every soft-deleted record the filter matches; the records, by id. */
   async restoreMany(meta: CollectionMeta, query: BulkQuery, actor: RequestActor): Promise<ApiRecord[]> {
-    const codec = this.codecs.of(meta);
+    const bulk = this.repositories.bulk(meta);
     return this.unit.run(meta, async (tx) => {
-      const matched = await this.lockMatches(tx, meta, query, 'deleted');
-      if (matched.length === 0) return [];
-      const rows = (await this.repositories.bulk(meta).setDeletedByIds(tx, matched.map((r) => r.id as string), false)).sort(byId);
-      await this.events.record(tx, rows.map((row) => recordEvent(meta, 'restored', undefined, codec.toRecord(row))), actor);
+      const ids = await this.lockMatches(tx, meta, query, 'deleted');
+      if (ids.length === 0) return [];
+      const params = new SqlParams();
+      await bulk.reserveMemory(tx, ids.length);
+      const events = this.eventsOf(meta, 'restored', 'u r', 'NULL::jsonb', bulk.recordJson('r'));
+      const rows = await this.write(tx, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(params.add(ids), false)})`], events });
       return this.shaper.shape(tx, meta, rows, query);
     });
   }
 }
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;

@@ -58,7 +58,7 @@ export class RecordMerges {
   private async mergeIn(tx: Queryable, meta: CollectionMeta, input: MergeInput, shape: Shape, actor: RequestActor): Promise<ApiRecord> {
     const codec = this.codecs.of(meta);
     const bulk = this.repositories.bulk(meta);
-    const rows = await bulk.lockMatching(tx, '"id" = ANY($1::uuid[]) AND "deletedAt" IS NULL', [input.ids], input.ids.length);
+    const rows = await bulk.lockRows(tx, '"id" = ANY($1::uuid[]) AND "deletedAt" IS NULL', [input.ids], input.ids.length);
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     const missing = input.ids.filter((id) => !byId.has(id));
     if (missing.length) throw new NotFoundException(`Record not found: ${missing.join(', ')}`);

@@ -1,6 +1,8 @@
 import { Queryable } from '../database/db';
 import { q } from '../database/sql';
 import { Row } from '../model/record';
+import { SqlParams } from '../query/apply-query';
+import { recordJsonSql } from './record-json';
 import { RecordRepository } from './record-repository';
 
 /**
@@ -37,29 +39,81 @@ export class BulkStatements {
     );
   }
 
+  /** Ids of the rows matching a compiled condition, locked for the transaction, by id, at most `limit`. */
+  async lockMatching(tx: Queryable, where: string, values: unknown[], limit: number): Promise<string[]> {
+    const rows = await tx.query<{ id: string }>(`SELECT "id" FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`, values);
+    return rows.map((row) => row.id);
+  }
+
   /** Rows matching a compiled condition, locked for the transaction, by id, at most `limit`. */
-  lockMatching(tx: Queryable, where: string, values: unknown[], limit: number): Promise<Row[]> {
+  lockRows(tx: Queryable, where: string, values: unknown[], limit: number): Promise<Row[]> {
     return tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`, values);
   }
 
-  /** Sets the same columns on every record of `ids` (and `updatedAt`); rows after, by id. */
-  updateByIds(tx: Queryable, ids: string[], columns: string[], values: unknown[]): Promise<Row[]> {
-    const sets = columns.map((c, i) => `${q(c)} = $${i + 2}`);
-    return tx.query(
-      `UPDATE ${this.table} SET ${[...sets, '"updatedAt" = now()'].join(', ')} WHERE "id" = ANY($1::uuid[]) RETURNING ${this.selectList}`,
-      [ids, ...values],
-    );
+  /** The records of `ids` (live or not), by id. */
+  findByIds(tx: Queryable, ids: string[]): Promise<Row[]> {
+    return tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE "id" = ANY($1::uuid[]) ORDER BY "id"`, [ids]);
+  }
+
+  /**
+   * Memory for the sorts and CTEs of a set-based write of `records` records, for the rest of the
+   * transaction: about 8 kB per record (its copies before and after, its diff), so that 10,000
+   * records are handled in memory instead of temporary files (PostgreSQL's default is 4 MB).
+   */
+  async reserveMemory(tx: Queryable, records: number): Promise<void> {
+    const megabytes = Math.min(256, Math.ceil(4 + (records * 8) / 1024));
+    if (records >= 500) await tx.query(`SET LOCAL work_mem = '${megabytes}MB'`);
+  }
+
+  // CTEs of set-based writes whose events PostgreSQL computes from their rows (the events bus
+  // composes the statement): `ids` is the placeholder of a uuid[] parameter.
+
+  /** The names of the columns of a record, as the CTEs below return them. */
+  get columnNames(): string {
+    return this.repository.columnNames;
+  }
+
+  /** The event copy (JSON, depth 0) of a row `alias` of this table or of a CTE of its columns. */
+  recordJson(alias: string): string {
+    return recordJsonSql(this.repository.meta, alias);
+  }
+
+  /** `SELECT "id", <record JSON> AS "json"` of the records of `ids` as they are before the statement. */
+  jsonOfIds(ids: string): string {
+    return `SELECT t."id", ${this.recordJson('t')} AS "json" FROM ${this.table} t WHERE t."id" = ANY(${ids}::uuid[])`;
+  }
+
+  /** The columns of the records of `ids` as they are before the statement. */
+  rowsOfIds(ids: string): string {
+    return `SELECT ${this.selectList} FROM ${this.table} WHERE "id" = ANY(${ids}::uuid[])`;
+  }
+
+  /**
+   * Sets the same columns on the records of `ids` (and `updatedAt`), RETURNING their columns;
+   * `join.from` names a relation with an `id` column the UPDATE joins (one row per record), whose
+   * columns `join.returning` may return beside them.
+   */
+  updateIds(ids: string, columns: string[], values: unknown[], params: SqlParams, join?: { from: string; returning: string }): string {
+    const sets = columns.map((c, i) => `${q(c)} = ${params.add(values[i])}`).concat('"updatedAt" = now()').join(', ');
+    if (!join) return `UPDATE ${this.table} SET ${sets} WHERE "id" = ANY(${ids}::uuid[]) RETURNING ${this.selectList}`;
+    const returning = this.selectList.replace(/(^|, )"/g, '$1t."');
+    return `UPDATE ${this.table} t SET ${sets} FROM ${join.from} WHERE t."id" = ${join.from}."id" RETURNING ${returning}, ${join.returning}`;
+  }
+
+  /** Soft-deletes the live ones (or restores the soft-deleted ones) among `ids`, RETURNING their columns. */
+  setDeletedIds(ids: string, deleted: boolean): string {
+    const change = deleted ? `"deletedAt" = now() WHERE "deletedAt" IS NULL` : `"deletedAt" = NULL WHERE "deletedAt" IS NOT NULL`;
+    return `UPDATE ${this.table} SET ${change} AND "id" = ANY(${ids}::uuid[]) RETURNING ${this.selectList}`;
+  }
+
+  /** Hard-deletes the records of `ids` (foreign keys clear or cascade), RETURNING their columns. */
+  destroyIds(ids: string): string {
+    return `DELETE FROM ${this.table} WHERE "id" = ANY(${ids}::uuid[]) RETURNING ${this.selectList}`;
   }
 
   /** Soft-deletes (live ones) or restores (soft-deleted ones) the records of `ids`; the rows that changed. */
   setDeletedByIds(tx: Queryable, ids: string[], deleted: boolean): Promise<Row[]> {
-    const change = deleted ? `"deletedAt" = now() WHERE "deletedAt" IS NULL` : `"deletedAt" = NULL WHERE "deletedAt" IS NOT NULL`;
-    return tx.query(`UPDATE ${this.table} SET ${change} AND "id" = ANY($1::uuid[]) RETURNING ${this.selectList}`, [ids]);
-  }
-
-  /** Hard-deletes the records of `ids` (foreign keys clear or cascade); their rows. */
-  destroyByIds(tx: Queryable, ids: string[]): Promise<Row[]> {
-    return tx.query(`DELETE FROM ${this.table} WHERE "id" = ANY($1::uuid[]) RETURNING ${this.selectList}`, [ids]);
+    return tx.query(this.setDeletedIds('$1', deleted), [ids]);
   }
 
   /**

@@ -25,6 +25,8 @@ export class RecordRepository {
   readonly table: string;
   /** `"id", "createdAt", ... , "statuses"::text[] AS "statuses"`: every readable column. */
   readonly selectList: string;
+  /** `"id", "createdAt", ...`: the names of the columns `selectList` yields (to select them again from a CTE). */
+  readonly columnNames: string;
   private readonly named: string;
 
   constructor(readonly meta: CollectionMeta) {
@@ -33,6 +35,7 @@ export class RecordRepository {
       // enum arrays come back as untyped literals; cast to text[] so the driver parses them
       col.type === 'MULTI_SELECT' ? `${q(col.column)}::text[] AS ${q(col.column)}` : q(col.column);
     this.selectList = [...COMMON_FIELDS.map(q), ...meta.columns.filter((c) => !c.field.writeOnly).map(readable)].join(', ');
+    this.columnNames = [...COMMON_FIELDS, ...meta.columns.filter((c) => !c.field.writeOnly).map((c) => c.column)].map(q).join(', ');
     this.named = meta.plural;
   }
 
@@ -124,6 +127,11 @@ export class RecordRepository {
   insertFromJson(columns: string[], placeholder: string): string {
     const types = columns.map((c) => `${q(c)} ${this.sqlType(c)}`).join(', ');
     return `INSERT INTO ${this.table} (${columns.map(q).join(', ')}) SELECT ${columns.map((c) => `r.${q(c)}`).join(', ')} FROM jsonb_to_recordset(${placeholder}::jsonb) AS r(${types})`;
+  }
+
+  /** `INSERT INTO <table> (columns) <select>`: rows computed by a query (e.g. from a write's events). */
+  insertFrom(columns: string[], select: string): string {
+    return `INSERT INTO ${this.table} (${columns.map(q).join(', ')}) ${select}`;
   }
 
   /** The SQL type of a stored column, for typed record sets (`jsonb_to_recordset`). */
