@@ -24,6 +24,9 @@
  *          list of predicates on one or more filterable fields, at most BULK_MAX records)
  *   POST   /rest/batch/people|companies?upsert=true&depth=0   (upsert many, matched by id and by
  *          the unique field: emails.primaryEmail / domainName.primaryLinkUrl)
+ *   GET    /rest/people?filter=company.<field>[op]:<value>   (a filter through the many-to-one company)
+ *   GET    /rest/opportunities/groupBy?group_by=[{"stage":true}]&aggregate=["sum|min|max|avgAmountAmountMicros"]
+ *   GET    /rest/search?query=<words>&limit   (every searchable collection, first page)
  *   GET    /health (no key)
  *
  * Environment: DATABASE_URL, PORT, HOST, DB_POOL_SIZE (10, as the service), API_KEY_CACHE_TTL_MS
@@ -662,7 +665,44 @@ async function findOne(c: Collection, id: string, params: URLSearchParams) {
 }
 
 const FILTER = /^([A-Za-z]+)\[(eq|gt|gte|lt|lte)\]:(.*)$/s;
+const RELATION_FILTER = /^([A-Za-z]+)\.([A-Za-z]+)\[(eq|gt|gte|lt|lte)\]:(.*)$/s;
 const COMPARISON: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/** The many-to-one relations list filters may go through (API.md section 12): people -> company. */
+const MANY_TO_ONE: Record<string, Record<string, { target: () => Collection; joinColumn: string }>> = {
+  people: { company: { target: () => companies, joinColumn: 'companyId' } },
+};
+
+function filterValue(column: Column, raw: string): unknown {
+  const value = raw.replace(/^"(.*)"$/s, '$1');
+  if (column.type !== 'number') return value;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw badRequest(`'${raw}' is not a number`);
+  return n;
+}
+
+/**
+ * A list filter: one predicate on a field, or through a many-to-one relation
+ * (`company.employees[gt]:100`) as the service writes it: EXISTS over the related live record.
+ */
+function listFilter(c: Collection, filter: string, values: unknown[]): string {
+  const related = RELATION_FILTER.exec(filter);
+  if (related) {
+    const relation = MANY_TO_ONE[c.plural]?.[related[1]];
+    const column = relation?.target().filterable[related[2]];
+    if (!relation || !column) throw badRequest(`the baseline filters through ${Object.keys(MANY_TO_ONE[c.plural] ?? {}).join(', ') || 'no relation'} only`);
+    values.push(filterValue(column, related[4]));
+    return (
+      `EXISTS (SELECT 1 FROM "${relation.target().table}" AS r1 WHERE r1."id" = "${c.table}"."${relation.joinColumn}" ` +
+      `AND r1."deletedAt" IS NULL AND r1."${column.column}" ${COMPARISON[related[3]]} $${values.length})`
+    );
+  }
+  const m = FILTER.exec(filter);
+  const column = m && c.filterable[m[1]];
+  if (!m || !column) throw badRequest(`the baseline filters on ${Object.keys(c.filterable).join(', ')} only`);
+  values.push(filterValue(column, m[3]));
+  return `"${column.column}" ${COMPARISON[m[2]]} $${values.length}`;
+}
 
 async function findMany(c: Collection, params: URLSearchParams, countNone: boolean) {
   const depth = parseDepth(params.get('depth'), c);
@@ -672,18 +712,7 @@ async function findMany(c: Collection, params: URLSearchParams, countNone: boole
   const values: unknown[] = [];
   const conditions = ['"deletedAt" IS NULL'];
   const filter = params.get('filter');
-  if (filter !== null) {
-    const m = FILTER.exec(filter);
-    const column = m && c.filterable[m[1]];
-    if (!m || !column) throw badRequest(`the baseline filters on ${Object.keys(c.filterable).join(', ')} only`);
-    let value: unknown = m[3].replace(/^"(.*)"$/s, '$1');
-    if (column.type === 'number') {
-      value = Number(value);
-      if (!Number.isFinite(value)) throw badRequest(`'${m[3]}' is not a number`);
-    }
-    values.push(value);
-    conditions.push(`"${column.column}" ${COMPARISON[m[2]]} $${values.length}`);
-  }
+  if (filter !== null) conditions.push(listFilter(c, filter, values));
   const countWhere = `WHERE ${conditions.join(' AND ')}`;
   const countValues = [...values];
   const after = params.get('starting_after');
@@ -691,10 +720,11 @@ async function findMany(c: Collection, params: URLSearchParams, countNone: boole
     const id = decodeBaselineCursor(CURSOR_KEY, after);
     if (!id) throw badRequest('Invalid cursor');
     values.push(id);
-    conditions.push(`("id") > ($${values.length})`);
+    conditions.push(`"id" > $${values.length}`);
   }
   const [rows, counted] = await Promise.all([
-    query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY "id" ASC NULLS LAST LIMIT ${limit + 1}`, values),
+    // no NULLS clause on a NOT NULL column, as the service (it would keep the planner off the index)
+    query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY "id" ASC LIMIT ${limit + 1}`, values),
     countNone ? undefined : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
   ]);
   const page = rows.slice(0, limit);
@@ -1009,6 +1039,144 @@ async function findDuplicates(c: Collection, body: unknown, params: URLSearchPar
   return { status: 200, body: { data } };
 }
 
+/* ------------------------------------------------------------------ group by and search (API.md section 12) */
+
+/** What group by needs of opportunities: the stage dimension (a SELECT: its options order the groups) and the amount. */
+const OPPORTUNITY_GROUPS = {
+  table: 'opportunity',
+  dimensions: { stage: { column: 'stage', options: ['NEW', 'SCREENING', 'MEETING', 'PROPOSAL', 'CUSTOMER'] } } as Record<string, { column: string; options: string[] }>,
+  /** Aggregate keys over amount.amountMicros (NUMERIC): sums, minima and maxima come back as numerics, averages as float8. */
+  aggregates: /^(sum|min|max|avg)AmountAmountMicros$/,
+  aggregateColumn: 'amountAmountMicros',
+};
+const GROUPS_DEFAULT = 50;
+const GROUPS_MAX = 200;
+
+function jsonArray(name: string, raw: string | null): unknown[] {
+  if (raw === null) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw badRequest(`${name} must be a JSON array`);
+  }
+  if (!Array.isArray(value)) throw badRequest(`${name} must be a JSON array`);
+  return value;
+}
+
+/**
+ * GET /rest/opportunities/groupBy?group_by=[{"stage":true}]&aggregate=["sumAmountAmountMicros"]: one
+ * GROUP BY statement, as the service's (groups in the order of the stage options, the null group last).
+ */
+async function groupBy(params: URLSearchParams) {
+  const g = OPPORTUNITY_GROUPS;
+  const dimensions = jsonArray('group_by', params.get('group_by')).map((dim) => {
+    const name = isObject(dim) && Object.keys(dim).length === 1 ? Object.keys(dim)[0] : undefined;
+    if (name === undefined || (dim as Row)[name] !== true || !g.dimensions[name]) throw badRequest(`the baseline groups by ${Object.keys(g.dimensions).join(', ')} only`);
+    return g.dimensions[name];
+  });
+  const aggregates = jsonArray('aggregate', params.get('aggregate')).map((key) => {
+    const m = typeof key === 'string' ? g.aggregates.exec(key) : null;
+    if (!m) throw badRequest(`the baseline aggregates ${g.aggregates.source} only`);
+    return { key: key as string, op: m[1] };
+  });
+  const rawLimit = params.get('limit');
+  const limit = rawLimit === null ? GROUPS_DEFAULT : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > GROUPS_MAX) throw badRequest(`limit '${rawLimit}' is invalid`);
+  const values: unknown[] = [];
+  const select = [
+    ...dimensions.map((d, i) => `"${d.column}" AS "d${i}"`),
+    'count(*)::int AS "totalCount"',
+    ...aggregates.map((a, i) => `${a.op === 'avg' ? `avg("${g.aggregateColumn}")::float8` : `${a.op}("${g.aggregateColumn}")`} AS "a${i}"`),
+  ];
+  const orderBy = dimensions.map((d) => (values.push(d.options), `array_position($${values.length}::text[], "${d.column}"::text) ASC NULLS LAST`));
+  const rows = await query(
+    `SELECT ${select.join(', ')} FROM "${g.table}" WHERE "deletedAt" IS NULL` +
+      `${dimensions.length ? ` GROUP BY ${dimensions.map((_, i) => i + 1).join(', ')}` : ''} ` +
+      `ORDER BY ${orderBy.join(', ') || '"totalCount" DESC'} LIMIT ${limit}`,
+    values,
+  );
+  const groups = rows.map((row) => {
+    const group: Row = { groupByDimensionValues: dimensions.map((_, i) => row[`d${i}`] ?? null), totalCount: row.totalCount };
+    aggregates.forEach((a, i) => (group[a.key] = row[`a${i}`] === null ? null : Number(row[`a${i}`])));
+    return group;
+  });
+  return { status: 200, body: groups };
+}
+
+/**
+ * The collections with a search vector, in the service's order (by plural name): each
+ * one a branch of the search statement. Only people, companies and opportunities hold rows in
+ * the benchmark; the others are searched all the same.
+ */
+const SEARCHABLE: { singular: string; table: string; toRecord?: (row: Row) => Row; label?: (record: Row) => string; image?: string }[] = [
+  { singular: 'company', table: 'company', toRecord: (row) => toRecord(companies, row), label: (r) => String(r.name ?? '') },
+  { singular: 'note', table: 'note' },
+  { singular: 'opportunity', table: 'opportunity', toRecord: toOpportunityRecord, label: (r) => String(r.name ?? '') },
+  { singular: 'person', table: 'person', toRecord: (row) => toRecord(people, row), label: (r) => [r.name?.firstName, r.name?.lastName].filter(Boolean).join(' '), image: 'avatarUrl' },
+  { singular: 'task', table: 'task' },
+  { singular: 'workflowRun', table: 'workflowRun' },
+  { singular: 'workflowVersion', table: 'workflowVersion' },
+  { singular: 'workflow', table: 'workflow' },
+  { singular: 'workspaceMember', table: 'workspaceMember' },
+];
+const SEARCH_DEFAULT = 20;
+const SEARCH_MAX = 100;
+
+/**
+ * GET /rest/search?query=...&limit=...: every word a prefix (accents, case and `@` ignored),
+ * one UNION ALL statement over the searchable tables (their GIN indexes), ranked, one page; as
+ * the service's. No cursor (the benchmark asks for first pages).
+ */
+async function search(params: URLSearchParams) {
+  const words = (params.get('query') ?? '')
+    .replace(/@/g, ' ')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}._+-]/gu, ''))
+    .filter((w) => /[\p{L}\p{N}]/u.test(w));
+  if (words.length === 0) throw badRequest('query is required: one or more words to search for');
+  if (params.has('objects') || params.has('starting_after')) throw badRequest('the baseline searches every collection, first page only');
+  const rawLimit = params.get('limit');
+  const limit = rawLimit === null ? SEARCH_DEFAULT : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX) throw badRequest(`limit '${rawLimit}' is invalid: an integer from 1 to 100`);
+  const values: unknown[] = [words.map((w) => `'${w}':*`).join(' & '), words.map((w) => `'${w}'`).join(' | ')];
+  const prefixes = `to_tsquery('simple', $1)`;
+  const exact = `to_tsquery('simple', $2)`;
+  const branches = SEARCHABLE.map((s) => {
+    values.push(s.singular);
+    return (
+      `SELECT $${values.length}::text AS "objectNameSingular", t."id" AS "recordId", ` +
+      `(ts_rank(t."searchVector", ${prefixes}) + ts_rank(t."searchVector", ${exact}))::real AS "tsRank", ` +
+      `ts_rank_cd(t."searchVector", ${prefixes}) AS "tsRankCD", to_jsonb(t) - 'searchVector' AS "record" ` +
+      `FROM "${s.table}" AS t WHERE t."searchVector" @@ ${prefixes} AND t."deletedAt" IS NULL`
+    );
+  });
+  const rows = await query(`SELECT * FROM (${branches.join(' UNION ALL ')}) AS s ORDER BY "tsRank" DESC, "recordId" ASC LIMIT ${limit + 1}`, values);
+  const page = rows.slice(0, limit);
+  const results = page.map((row) => {
+    const collection = SEARCHABLE.find((s) => s.singular === row.objectNameSingular);
+    if (!collection?.toRecord) throw new Error(`the baseline cannot show a ${row.objectNameSingular} found by search`);
+    const record = collection.toRecord(row.record);
+    return {
+      objectNameSingular: collection.singular,
+      recordId: row.recordId,
+      label: collection.label!(record),
+      imageUrl: collection.image && record[collection.image] ? record[collection.image] : null,
+      tsRank: row.tsRank,
+      tsRankCD: row.tsRankCD,
+      record,
+    };
+  });
+  const last = page[page.length - 1];
+  return {
+    status: 200,
+    body: { data: { search: results }, pageInfo: { hasNextPage: rows.length > limit, endCursor: last ? encodeBaselineCursor(CURSOR_KEY, last.recordId) : null } },
+  };
+}
+
 /* ------------------------------------------------------------------ authentication (as src/core/auth/api-key.verifier.ts) */
 
 interface KeyRow {
@@ -1090,6 +1258,8 @@ const ONE = /^\/rest\/(people|companies)\/([^/]+)$/;
 const MANY = /^\/rest\/(people|companies)$/;
 const BATCH = /^\/rest\/batch\/(people|companies)$/;
 const DUPLICATES = /^\/rest\/(people|companies)\/duplicates$/;
+const GROUP_BY = '/rest/opportunities/groupBy';
+const SEARCH = '/rest/search';
 
 async function route(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
   const url = new URL(req.url ?? '/', 'http://baseline');
@@ -1102,6 +1272,8 @@ async function route(req: IncomingMessage): Promise<{ status: number; body: unkn
     const countNone = /(^|[\s,;])count=none\b/.test(String(req.headers.prefer ?? ''));
     return findMany(COLLECTIONS[m[1]], params, countNone);
   }
+  if (req.method === 'GET' && path === GROUP_BY) return groupBy(params);
+  if (req.method === 'GET' && path === SEARCH) return search(params);
   if (req.method === 'POST' && (m = DUPLICATES.exec(path))) return findDuplicates(COLLECTIONS[m[1]], await readBody(req), params);
   if (req.method === 'GET' && (m = ONE.exec(path))) return findOne(COLLECTIONS[m[1]], m[2], params);
   if (req.method === 'POST' && (m = MANY.exec(path))) {

@@ -2,7 +2,7 @@
  * npm run bench [-- flags]: the HTTP benchmark of the service against a minimal baseline server.
  *
  *   1. builds the service (npm run build), creates the database when missing, applies the
- *      migrations (node dist/src/cli/migrate.js), seeds companies and people when their count is
+ *      migrations (node dist/src/cli/migrate.js), seeds companies, people and opportunities when their count is
  *      not --rows, creates an API key;
  *   2. starts the service once per HTTP adapter (HTTP_ADAPTER=express|fastify) and the baseline
  *      (bench/baseline-server.ts), as child processes;
@@ -11,7 +11,9 @@
  *      sampled; after each run of a write scenario, the rows it created are removed (and the
  *      tables vacuumed), so every target writes into the same tables;
  *   4. the keyset comparison (first page vs a deep page, sequential requests);
- *   5. prints the table (text and Markdown) and writes everything to bench/results/<timestamp>.json.
+ *   5. the SQL's own time of the scenarios that ask for it: their statements, captured from one
+ *      more service process connected through a recording proxy, run under EXPLAIN ANALYZE;
+ *   6. prints the table (text and Markdown) and writes everything to bench/results/<timestamp>.json.
  * See bench/README.md for the scenarios, the flags and how to read the ratio.
  */
 import { spawn } from 'node:child_process';
@@ -23,10 +25,11 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import autocannon, { AutocannonInstance } from './lib/autocannon';
 import { encodeBaselineCursor } from './lib/baseline-cursor';
-import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, restoreSeededPeople, seed, seededCounts } from './lib/database';
+import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, restoreSeededPeople, seed, seededCounts, seedOpportunities, vacuumSeeded } from './lib/database';
 import { Child, cpuSeconds, freePort, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
 import { markdownTable, median, RunResult, summarize, textTable } from './lib/report';
 import { firstDifference, HttpRequest, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
+import { explainCaptured, explainReport, ExplainResult } from './lib/explain';
 import { compareStatements, SqlCapture } from './lib/sql-capture';
 
 const ROOT = resolve(__dirname, '..');
@@ -36,7 +39,7 @@ const ENCRYPTION_KEY = Buffer.alloc(32, 0x42).toString('base64');
 const ADAPTERS = ['express', 'fastify'] as const;
 
 const USAGE = `npm run bench -- [flags]
-  --rows N              companies and people to seed (default 100000; 1000000 for the scale run)
+  --rows N              companies, people and opportunities to seed (default 100000; 1000000 for the scale run)
   --duration S          measured seconds per run (default 10)
   --warmup S            warm-up seconds before each run, every response must be 2xx (default 3)
   --rounds N            rounds; the table shows medians (default 2)
@@ -260,13 +263,16 @@ async function main(): Promise<void> {
   try {
     const counts = await seededCounts(db);
     if (counts.companies !== options.rows || counts.people !== options.rows) {
-      log(`seeded rows: ${counts.companies} companies, ${counts.people} people; seeding ${options.rows} of each`);
+      log(`seeded rows: ${counts.companies} companies, ${counts.people} people; seeding ${options.rows} of each (and opportunities)`);
       await seed(db, options.rows);
+    } else if (counts.opportunities !== options.rows) {
+      log(`seeded rows: ${counts.opportunities} opportunities; seeding ${options.rows}`);
+      await seedOpportunities(db, options.rows);
     } else {
-      log(`reusing the seeded ${options.rows.toLocaleString('en-US')} companies and people`);
+      log(`reusing the seeded ${options.rows.toLocaleString('en-US')} companies, people and opportunities`);
     }
     await removeRunLeftovers(db, { keys: true });
-    await db.query('VACUUM ANALYZE "company", "person"');
+    await vacuumSeeded(db);
     const key = await createBenchKey(db);
     const data = await prepareData(db, options.rows);
 
@@ -398,7 +404,10 @@ async function main(): Promise<void> {
     // 5. keyset: first page vs a deep page, sequential (the comparison of bench/keyset-depth.ts)
     const keyset = services.length && options.keysetSamples > 0 ? await keysetComparison(services[0], key.token, db, options) : undefined;
 
-    // 6. report
+    // 6. the SQL's own time: the statements of the scenarios that ask for it, captured and explained
+    const explained = services.length ? await explainPass(db, options, { url, mainJs, readsAdapter, logsDir, cursorKey }, key.token, data) : [];
+
+    // 7. report
     const summary = summarize(
       runs,
       options.scenarios,
@@ -419,12 +428,13 @@ async function main(): Promise<void> {
       summary,
       runs,
       keyset: keyset ?? null,
+      explain: explained,
     };
     const file = join(resultsDir, `${stamp}.json`);
     writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
 
     const header =
-      `${options.rows.toLocaleString('en-US')} companies + people, ${options.connections} connections` +
+      `${options.rows.toLocaleString('en-US')} companies, people and opportunities, ${options.connections} connections` +
       options.scenarios
         .filter((s) => s.connections !== undefined)
         .map((s) => ` (${s.name}: ${s.connections})`)
@@ -441,6 +451,7 @@ async function main(): Promise<void> {
       }
       process.stdout.write('\n');
     }
+    if (explained.length) process.stdout.write(`${explainReport(explained, true)}\n\n`);
     for (const note of notes) process.stdout.write(`note: ${note}\n`);
     for (const t of targets) if (t.status !== 'ok') process.stdout.write(`note: ${t.name} did not start: ${t.note}\n`);
     process.stdout.write(`\nMarkdown:\n\n${header}\n\n${markdown}\n\nresults: ${file}\n`);
@@ -459,6 +470,25 @@ interface StartContext {
   readsAdapter: boolean;
   logsDir: string;
   cursorKey: Buffer;
+}
+
+/** The environment of a service process (every target alike; `quiet`: no webhook dispatcher, whose polling is not request work). */
+function serviceEnvironment(options: Options, adapter: string, port: number, databaseUrl: string, quiet: boolean): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info', // the service's default: one JSON line per request (into the log file)
+    BOOTSTRAP_API_KEY: 'false',
+    // the service's configuration caps these at 1,000,000 / 60,000,000: effectively no limit
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_PER_MINUTE: '60000000',
+    ENCRYPTION_KEY,
+    HTTP_ADAPTER: adapter,
+    BULK_MAX: '10000', // the default, explicit: update-many-10k matches exactly this many
+    ...(quiet ? { WEBHOOK_DISPATCH: 'false' } : {}),
+    ...options.serviceEnv,
+  };
 }
 
 /**
@@ -492,21 +522,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
       adapter,
       process.execPath,
       [...profile(adapter), mainJs],
-      {
-        DATABASE_URL: await databaseUrlFor(target),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info', // the service's default: one JSON line per request (into the log file)
-        BOOTSTRAP_API_KEY: 'false',
-        // the service's configuration caps these at 1,000,000 / 60,000,000: effectively no limit
-        RATE_LIMIT_PER_SECOND: '1000000',
-        RATE_LIMIT_PER_MINUTE: '60000000',
-        ENCRYPTION_KEY,
-        HTTP_ADAPTER: adapter,
-        BULK_MAX: '10000', // the default, explicit: update-many-10k matches exactly this many
-        ...(options.sqlCheck ? { WEBHOOK_DISPATCH: 'false' } : {}),
-        ...options.serviceEnv,
-      },
+      serviceEnvironment(options, adapter, port, await databaseUrlFor(target), options.sqlCheck),
       options.serviceDir,
       join(logsDir, `${adapter}.log`),
     );
@@ -572,13 +588,61 @@ async function sqlCheck(db: Client, targets: Target[], token: string, data: Prep
       const differences = compareStatements(report[scenario.name][service.name], report[scenario.name].baseline);
       if (differences.length) differing++;
       process.stdout.write(`${scenario.name} (${service.name} vs baseline): ${differences.length ? 'DIFFERENT' : 'same statements'}\n`);
-      for (const d of differences) process.stdout.write(`  ${d.length > 400 ? `${d.slice(0, 400)}...` : d}\n`);
+      for (const d of differences) process.stdout.write(`  ${d.length > 600 ? `${d.slice(0, 600)}...` : d}\n`);
     }
   }
+  const explained = services.length ? await explainScenarios(db, services[0], token, options.scenarios, data) : [];
+  if (explained.length) process.stdout.write(`\n${explainReport(explained, false)}\n`);
   for (const target of targets) await target.capture?.stop();
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`\nstatements per scenario and target: ${file}\n`);
+  writeFileSync(file, `${JSON.stringify({ statements: report, explain: explained }, null, 2)}\n`);
+  process.stdout.write(`\nstatements per scenario and target, and the explained ones: ${file}\n`);
   return differing;
+}
+
+/**
+ * The statements the service sends for the first `scenario.explain` requests of each read
+ * scenario that asks for it (through `target`'s recording proxy), each run again under
+ * EXPLAIN (ANALYZE, BUFFERS) with its own values.
+ */
+async function explainScenarios(db: Client, target: Target, token: string, scenarios: Scenario[], data: ScenarioData): Promise<ExplainResult[]> {
+  const results: ExplainResult[] = [];
+  for (const scenario of scenarios) {
+    if (!scenario.explain || scenario.writes) continue;
+    for (let i = 0; i < scenario.explain; i++) {
+      const request = scenario.request(data, i, 'service', 'explain');
+      const since = Date.now();
+      const answer = await sendOnce(target, token, request);
+      if (answer.status < 200 || answer.status >= 300) throw new Error(`explain: ${scenario.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`);
+      await sleep(300); // work a handler does after its response
+      const described = `${request.method} ${decodeURIComponent(request.path)}`;
+      log(`explain: ${scenario.name} ${described}`);
+      results.push(await explainCaptured(db, scenario.name, described, target.capture!.entriesSince(since)));
+    }
+  }
+  return results;
+}
+
+/**
+ * After the rounds: one more service process (the first adapter) whose connection goes through a
+ * recording proxy (the measured ones do not: a proxy hop would distort them), for explainScenarios.
+ */
+async function explainPass(db: Client, options: Options, context: StartContext, token: string, data: ScenarioData): Promise<ExplainResult[]> {
+  if (!options.scenarios.some((s) => s.explain && !s.writes)) return [];
+  const u = new URL(context.url);
+  const capture = new SqlCapture(u.hostname, Number(u.port || 5432));
+  u.hostname = '127.0.0.1';
+  u.port = String(await capture.start());
+  const port = await freePort();
+  const adapter = options.adapters[0] ?? 'express';
+  const child = startChild('explain', process.execPath, [context.mainJs], serviceEnvironment(options, adapter, port, u.toString(), true), options.serviceDir, join(context.logsDir, 'explain.log'));
+  try {
+    const target: Target = { name: 'explain', kind: 'service', url: `http://127.0.0.1:${port}`, child, capture, status: 'ok' };
+    await waitReady(child, `${target.url}/rest/health`);
+    return await explainScenarios(db, target, token, options.scenarios, data);
+  } finally {
+    await stopChild(child).catch(() => undefined);
+    await capture.stop();
+  }
 }
 
 /**
@@ -615,7 +679,7 @@ async function cleanAfterWrites(db: Client, options: Options, scenario: Scenario
     const restored = await restoreSeededPeople(db, options.rows);
     if (restored > 0) log(`  restored ${restored.toLocaleString('en-US')} seeded people`);
   }
-  await db.query('VACUUM ANALYZE "company", "person"');
+  await vacuumSeeded(db);
 }
 
 function redact(url: string): string {

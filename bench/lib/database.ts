@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { generateToken, hashToken } from '../../src/core/auth/api-key-tokens';
 import { ProgressBar } from './progress';
-import { company, CompanyRow, person, PersonRow } from './seed-data';
+import { company, CompanyRow, opportunity, OpportunityRow, person, PersonRow } from './seed-data';
 
 /** The same URL with another database name. */
 export function withDatabase(url: string, name: string): string {
@@ -40,10 +40,10 @@ export async function connect(url: string): Promise<Client> {
  * API (the service sets it from the key). So the seeded count survives runs, and leftovers of a
  * run are easy to remove.
  */
-export async function seededCounts(db: Client): Promise<{ companies: number; people: number }> {
-  const [c] = (await db.query(`SELECT count(*)::int AS n FROM "company" WHERE "createdBySource" = 'IMPORT'`)).rows;
-  const [p] = (await db.query(`SELECT count(*)::int AS n FROM "person" WHERE "createdBySource" = 'IMPORT'`)).rows;
-  return { companies: c.n, people: p.n };
+export async function seededCounts(db: Client): Promise<{ companies: number; people: number; opportunities: number }> {
+  const count = async (table: string) =>
+    (await db.query(`SELECT count(*)::int AS n FROM "${table}" WHERE "createdBySource" = 'IMPORT'`)).rows[0].n as number;
+  return { companies: await count('company'), people: await count('person'), opportunities: await count('opportunity') };
 }
 
 const CHUNK = 5_000;
@@ -86,6 +86,21 @@ const PERSON_COLUMNS: [string, string, (r: PersonRow & { companyId: string | nul
   ['companyId', 'uuid', (r) => r.companyId],
 ];
 
+type OpportunityInsert = OpportunityRow & { companyId: string | null; pointOfContactId: string | null };
+const OPPORTUNITY_COLUMNS: [string, string, (r: OpportunityInsert) => unknown][] = [
+  ['id', 'uuid', (r) => r.id],
+  ['createdAt', 'timestamptz', (r) => r.createdAt],
+  ['updatedAt', 'timestamptz', (r) => r.createdAt],
+  ['name', 'text', (r) => r.name],
+  ['amountAmountMicros', 'numeric', (r) => r.amountMicros],
+  ['amountCurrencyCode', 'text', (r) => r.currency],
+  ['closeDate', 'timestamptz', (r) => r.closeDate],
+  ['stage', '"opportunity_stage_enum"', (r) => r.stage],
+  ['position', 'float8', (r) => r.position],
+  ['companyId', 'uuid', (r) => r.companyId],
+  ['pointOfContactId', 'uuid', (r) => r.pointOfContactId],
+];
+
 /** One INSERT ... SELECT FROM unnest(arrays): one bound array per column, thousands of rows per statement. */
 async function insertChunk<R>(db: Client, table: string, columns: [string, string, (r: R) => unknown][], rows: R[]) {
   const names = columns.map(([c]) => `"${c}"`).join(', ');
@@ -98,8 +113,9 @@ async function insertChunk<R>(db: Client, table: string, columns: [string, strin
 }
 
 /**
- * Empties and refills companies and people with `rows` of each (deterministic data).
- * TRUNCATE ... CASCADE also empties every table that references them (timeline, ...).
+ * Empties and refills companies and people with `rows` of each (deterministic data), then the
+ * opportunities (seedOpportunities). TRUNCATE ... CASCADE also empties every table that
+ * references them (timeline, opportunities, ...).
  */
 export async function seed(db: Client, rows: number): Promise<void> {
   await db.query('TRUNCATE "company", "person", "auditLog", "timelineActivity", "webhookDelivery" CASCADE');
@@ -125,16 +141,50 @@ export async function seed(db: Client, rows: number): Promise<void> {
     bar.update(rows + start + chunk.length);
   }
   bar.done();
-  process.stderr.write('analyzing...\n');
-  await db.query('VACUUM ANALYZE "company"');
-  await db.query('VACUUM ANALYZE "person"');
+  await seedOpportunities(db, rows);
 }
+
+/**
+ * Empties and refills opportunities with `rows` of them, linked to the seeded companies and
+ * people (their ids are those of the deterministic seed), then VACUUM ANALYZE of the three
+ * tables: statistics for the planner, and the GIN pending lists of the search vectors flushed
+ * into the indexes (otherwise every search scans the pending list too).
+ */
+export async function seedOpportunities(db: Client, rows: number): Promise<void> {
+  await db.query('TRUNCATE "opportunity" CASCADE');
+  const bar = new ProgressBar(`seeding ${rows.toLocaleString('en-US')} opportunities`, rows);
+  const companyIds = Array.from({ length: rows }, (_, i) => company(i).id);
+  const personIds = Array.from({ length: rows }, (_, j) => person(j, rows).id);
+  for (let start = 0; start < rows; start += CHUNK) {
+    const chunk: OpportunityInsert[] = [];
+    for (let k = start; k < Math.min(rows, start + CHUNK); k++) {
+      const row = opportunity(k, rows, rows);
+      chunk.push({
+        ...row,
+        companyId: row.companyIndex === null ? null : companyIds[row.companyIndex],
+        pointOfContactId: row.pointOfContactIndex === null ? null : personIds[row.pointOfContactIndex],
+      });
+    }
+    await insertChunk(db, 'opportunity', OPPORTUNITY_COLUMNS, chunk);
+    bar.update(start + chunk.length);
+  }
+  bar.done();
+  process.stderr.write('analyzing...\n');
+  await vacuumSeeded(db);
+}
+
+/** VACUUM ANALYZE of the seeded tables (also flushes the GIN pending lists of their search vectors). */
+export async function vacuumSeeded(db: Client): Promise<void> {
+  for (const table of SEEDED_TABLES) await db.query(`VACUUM ANALYZE "${table}"`);
+}
+export const SEEDED_TABLES = ['company', 'person', 'opportunity'] as const;
 
 /**
  * Removes what earlier runs left: records created through the API (createdBy.source = API),
  * events, outbox rows and benchmark API keys.
  */
 export async function removeRunLeftovers(db: Client, { keys }: { keys: boolean }): Promise<void> {
+  await db.query(`DELETE FROM "opportunity" WHERE "createdBySource" <> 'IMPORT'`);
   await db.query(`DELETE FROM "person" WHERE "createdBySource" <> 'IMPORT'`);
   await db.query(`DELETE FROM "company" WHERE "createdBySource" <> 'IMPORT'`);
   await db.query('TRUNCATE "auditLog", "timelineActivity", "webhookDelivery"');

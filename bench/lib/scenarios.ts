@@ -1,4 +1,4 @@
-import { CITIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES } from './seed-data';
+import { CITIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, NAME_NOUNS, NAME_PREFIXES } from './seed-data';
 
 /** Who answers: one of the service's HTTP adapters, or the baseline server. */
 export type TargetKind = 'service' | 'baseline';
@@ -38,6 +38,12 @@ export interface Scenario {
   changesSeed?: boolean;
   /** Concurrent connections of this scenario whatever --connections says (heavy requests: 1-2). */
   connections?: number;
+  /**
+   * Reads only: after the rounds, the statements the service sends for the first `explain`
+   * requests of the scenario are captured and run under EXPLAIN (ANALYZE, BUFFERS): the SQL's
+   * own time and plan at bench size, printed after the table and kept in the JSON.
+   */
+  explain?: number;
   /** How the pre-check compares the service's answer with the baseline's: the same JSON, or the same shape (writes). */
   compare: 'json' | 'shape';
   /** Top-level keys the comparison ignores (count=none: whether totalCount is there is up to each). */
@@ -71,6 +77,19 @@ function updateMany(size: number): Scenario['request'] {
 
 /** Existing people per upsert request (the other half of the 200 items are new). */
 const UPSERT_EXISTING = 100;
+
+/**
+ * Two-word searches as a user types them, over seeded values: a first name and the start of a
+ * last name (~10 people each), or the first word of a company name and the start of its second
+ * (~80 companies and as many opportunities, named after their company).
+ */
+const SEARCH_QUERIES = Array.from({ length: 40 }, (_, k) =>
+  k % 2 === 0
+    ? `${FIRST_NAMES[(k * 7) % FIRST_NAMES.length]} ${LAST_NAMES[(k * 13) % LAST_NAMES.length].slice(0, 3)}`
+    : `${NAME_PREFIXES[(k * 3) % NAME_PREFIXES.length].split(' ')[0]} ${NAME_NOUNS[(k * 11) % NAME_NOUNS.length].slice(0, 4)}`,
+);
+const GROUP_BY_STAGE = JSON.stringify([{ stage: true }]);
+const SUM_OF_AMOUNTS = JSON.stringify(['sumAmountAmountMicros']);
 
 const listCompanies = (i: number) =>
   `/rest/companies?limit=60&depth=0&filter=${q(`employees[gte]:${EMPLOYEE_THRESHOLDS[i % EMPLOYEE_THRESHOLDS.length]}`)}`;
@@ -128,6 +147,36 @@ export const SCENARIOS: Scenario[] = [
       const body = { data: [{ name: { firstName: p.firstName, lastName: p.lastName }, emails: { primaryEmail: p.email } }] };
       return { method: 'POST', path: '/rest/people/duplicates?depth=0', headers: JSON_HEADERS, body: JSON.stringify(body) };
     },
+  },
+
+  {
+    name: 'group-by',
+    description:
+      'GET /rest/opportunities/groupBy?group_by=[{"stage":true}]&aggregate=["sumAmountAmountMicros"]: the 5 stages of all opportunities with their count and sum of amounts, 1 connection',
+    compare: 'json',
+    connections: 1,
+    explain: 1,
+    request: () => ({ method: 'GET', path: `/rest/opportunities/groupBy?group_by=${q(GROUP_BY_STAGE)}&aggregate=${q(SUM_OF_AMOUNTS)}` }),
+  },
+  {
+    name: 'list-relation',
+    description:
+      'GET /rest/people?limit=60&depth=0&filter=company.employees[gt]:N (N rotating 10..1000, through the company of each person) with the exact totalCount, 1 connection',
+    compare: 'json',
+    connections: 1,
+    explain: 2,
+    request: (_d, i) => ({
+      method: 'GET',
+      path: `/rest/people?limit=60&depth=0&filter=${q(`company.employees[gt]:${EMPLOYEE_THRESHOLDS[i % EMPLOYEE_THRESHOLDS.length]}`)}`,
+    }),
+  },
+  {
+    name: 'search',
+    description: 'GET /rest/search?query=<two words> (40 queries: a first name + a last-name prefix, or a company name word + a prefix) across the searchable collections, 1 connection',
+    compare: 'json',
+    connections: 1,
+    explain: 2,
+    request: (_d, i) => ({ method: 'GET', path: `/rest/search?query=${q(SEARCH_QUERIES[i % SEARCH_QUERIES.length])}` }),
   },
 
   {

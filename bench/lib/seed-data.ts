@@ -44,13 +44,13 @@ export const LAST_NAMES = [
   'Singh', 'Kumar', 'Gupta', 'Chen', 'Wang', 'Li', 'Zhang', 'Liu', 'Kowalski', 'Nowak', 'Jensen', 'Hansen', 'Larsen',
 ] as const;
 
-const NAME_PREFIXES = [
+export const NAME_PREFIXES = [
   'Northwind', 'Blue Harbor', 'Silverline', 'Acme', 'Brightpath', 'Redwood', 'Ironclad', 'Evergreen', 'Summit',
   'Crescent', 'Pioneer', 'Atlas', 'Vertex', 'Quantum', 'Nimbus', 'Horizon', 'Granite', 'Lumen', 'Cobalt', 'Orchid',
   'Falcon', 'Meridian', 'Sterling', 'Harbor', 'Aurora', 'Keystone', 'Beacon', 'Cascade', 'Polar', 'Zenith',
   'Maple', 'Juniper', 'Saffron', 'Onyx', 'Tidal', 'Copper', 'Willow', 'Echo', 'Nova', 'Helix',
 ] as const;
-const NAME_NOUNS = [
+export const NAME_NOUNS = [
   'Analytics', 'Systems', 'Logistics', 'Foods', 'Health', 'Robotics', 'Software', 'Energy', 'Capital', 'Labs',
   'Media', 'Partners', 'Networks', 'Dynamics', 'Ventures', 'Consulting', 'Biotech', 'Motors', 'Studios', 'Security',
   'Cloud', 'Retail', 'Textiles', 'Aerospace', 'Pharma', 'Insurance', 'Travel', 'Education', 'Games', 'Payments',
@@ -207,5 +207,66 @@ export function person(j: number, companies: number): PersonRow {
     city,
     position: j,
     companyIndex,
+  };
+}
+
+/** The stage options of opportunities (collections.json), and how often each comes up. */
+export const OPPORTUNITY_STAGES = ['NEW', 'SCREENING', 'MEETING', 'PROPOSAL', 'CUSTOMER'] as const;
+const STAGE_WEIGHTS = [0.3, 0.25, 0.2, 0.15, 0.1];
+const DEALS = [
+  'Renewal', 'Expansion', 'Pilot', 'Enterprise Plan', 'Annual License', 'Upsell', 'Onboarding', 'Migration',
+  'Support Contract', 'Platform Deal', 'Team Plan', 'Consulting Package',
+] as const;
+
+export interface OpportunityRow {
+  id: string;
+  createdAt: string;
+  name: string;
+  amountMicros: string | null;
+  currency: string;
+  closeDate: string | null;
+  stage: (typeof OPPORTUNITY_STAGES)[number];
+  position: number;
+  companyIndex: number | null;
+  pointOfContactIndex: number | null;
+}
+
+/**
+ * Opportunity `k` (0-based): linked to a company among `companies` (5 % have none) and to a
+ * person among `people` as point of contact (10 % have none), named after its company and a
+ * kind of deal, a stage drawn from the options (30 % NEW down to 10 % CUSTOMER), an amount
+ * (log-uniform 1,000..500,000 in USD, EUR or GBP; 8 % without) and a close date (10 % without).
+ */
+export function opportunity(k: number, companies: number, people: number): OpportunityRow {
+  const rand = prng(0x0bb0 ^ Math.imul(k + 1, 3266489917));
+  const id = uuid(rand);
+  const companyIndex = rand() < 0.05 ? null : Math.floor(rand() * companies);
+  const pointOfContactIndex = rand() < 0.1 ? null : Math.floor(rand() * people);
+  const deal = pick(rand, DEALS);
+  const createdAtMs = EPOCH - Math.floor(rand() * SPAN_MS);
+  let r = rand();
+  let stage: OpportunityRow['stage'] = OPPORTUNITY_STAGES[OPPORTUNITY_STAGES.length - 1];
+  for (let s = 0; s < STAGE_WEIGHTS.length; s++) {
+    if (r < STAGE_WEIGHTS[s]) {
+      stage = OPPORTUNITY_STAGES[s];
+      break;
+    }
+    r -= STAGE_WEIGHTS[s];
+  }
+  const hasAmount = rand() >= 0.08;
+  const units = Math.round(Math.exp(Math.log(1_000) + rand() * Math.log(500)));
+  const currency = pick(rand, ['USD', 'USD', 'EUR', 'GBP'] as const);
+  const closeDate = rand() < 0.1 ? null : new Date(createdAtMs + Math.floor(rand() * 180 * 86_400_000)).toISOString();
+  return {
+    id,
+    createdAt: new Date(createdAtMs).toISOString(),
+    name: companyIndex === null ? deal : `${company(companyIndex).name} ${deal}`,
+    amountMicros: hasAmount ? String(units * 1_000_000) : null,
+    currency: hasAmount ? currency : '',
+    closeDate,
+    stage,
+    position: k,
+    companyIndex,
+    pointOfContactIndex,
   };
 }
