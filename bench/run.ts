@@ -29,7 +29,7 @@ import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftove
 import { Child, cpuSeconds, freePort, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
 import { markdownTable, median, RunResult, summarize, textTable } from './lib/report';
 import { firstDifference, HttpRequest, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
-import { explainCaptured, explainReport, ExplainResult } from './lib/explain';
+import { explainCaptured, explainConnection, explainReport, ExplainResult } from './lib/explain';
 import { compareStatements, SqlCapture } from './lib/sql-capture';
 
 const ROOT = resolve(__dirname, '..');
@@ -405,7 +405,7 @@ async function main(): Promise<void> {
     const keyset = services.length && options.keysetSamples > 0 ? await keysetComparison(services[0], key.token, db, options) : undefined;
 
     // 6. the SQL's own time: the statements of the scenarios that ask for it, captured and explained
-    const explained = services.length ? await explainPass(db, options, { url, mainJs, readsAdapter, logsDir, cursorKey }, key.token, data) : [];
+    const explained = services.length ? await explainPass(options, { url, mainJs, readsAdapter, logsDir, cursorKey }, key.token, data) : [];
 
     // 7. report
     const summary = summarize(
@@ -591,7 +591,7 @@ async function sqlCheck(db: Client, targets: Target[], token: string, data: Prep
       for (const d of differences) process.stdout.write(`  ${d.length > 600 ? `${d.slice(0, 600)}...` : d}\n`);
     }
   }
-  const explained = services.length ? await explainScenarios(db, services[0], token, options.scenarios, data) : [];
+  const explained = services.length ? await explainScenarios(options.databaseUrl, services[0], token, options.scenarios, data) : [];
   if (explained.length) process.stdout.write(`\n${explainReport(explained, false)}\n`);
   for (const target of targets) await target.capture?.stop();
   writeFileSync(file, `${JSON.stringify({ statements: report, explain: explained }, null, 2)}\n`);
@@ -604,8 +604,19 @@ async function sqlCheck(db: Client, targets: Target[], token: string, data: Prep
  * scenario that asks for it (through `target`'s recording proxy), each run again under
  * EXPLAIN (ANALYZE, BUFFERS) with its own values.
  */
-async function explainScenarios(db: Client, target: Target, token: string, scenarios: Scenario[], data: ScenarioData): Promise<ExplainResult[]> {
+async function explainScenarios(url: string, target: Target, token: string, scenarios: Scenario[], data: ScenarioData): Promise<ExplainResult[]> {
   const results: ExplainResult[] = [];
+  if (!scenarios.some((s) => s.explain && !s.writes)) return results;
+  const db = await explainConnection(url);
+  try {
+    await explainEach(db, target, token, scenarios, data, results);
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+  return results;
+}
+
+async function explainEach(db: Client, target: Target, token: string, scenarios: Scenario[], data: ScenarioData, results: ExplainResult[]): Promise<void> {
   for (const scenario of scenarios) {
     if (!scenario.explain || scenario.writes) continue;
     for (let i = 0; i < scenario.explain; i++) {
@@ -619,14 +630,13 @@ async function explainScenarios(db: Client, target: Target, token: string, scena
       results.push(await explainCaptured(db, scenario.name, described, target.capture!.entriesSince(since)));
     }
   }
-  return results;
 }
 
 /**
  * After the rounds: one more service process (the first adapter) whose connection goes through a
  * recording proxy (the measured ones do not: a proxy hop would distort them), for explainScenarios.
  */
-async function explainPass(db: Client, options: Options, context: StartContext, token: string, data: ScenarioData): Promise<ExplainResult[]> {
+async function explainPass(options: Options, context: StartContext, token: string, data: ScenarioData): Promise<ExplainResult[]> {
   if (!options.scenarios.some((s) => s.explain && !s.writes)) return [];
   const u = new URL(context.url);
   const capture = new SqlCapture(u.hostname, Number(u.port || 5432));
@@ -638,7 +648,7 @@ async function explainPass(db: Client, options: Options, context: StartContext, 
   try {
     const target: Target = { name: 'explain', kind: 'service', url: `http://127.0.0.1:${port}`, child, capture, status: 'ok' };
     await waitReady(child, `${target.url}/rest/health`);
-    return await explainScenarios(db, target, token, options.scenarios, data);
+    return await explainScenarios(context.url, target, token, options.scenarios, data);
   } finally {
     await stopChild(child).catch(() => undefined);
     await capture.stop();

@@ -2,6 +2,20 @@ import { Client } from 'pg';
 import { CapturedStatement, NOISE } from './sql-capture';
 import { median } from './report';
 
+/**
+ * The session settings of the service's connections (src/core/database/data-source-options.ts):
+ * the statements are explained in a session of their own with the same ones (JIT off changes
+ * the time of big statements). Keep in step with the service, as baseline-server.ts.
+ */
+export const SERVICE_SESSION_OPTIONS = '-c TimeZone=UTC -c jit=off';
+
+/** A connection for explaining, with the service's session settings. */
+export async function explainConnection(url: string): Promise<Client> {
+  const client = new Client({ connectionString: url, application_name: 'crm-bench-explain', options: SERVICE_SESSION_OPTIONS });
+  await client.connect();
+  return client;
+}
+
 /** One statement the service sent, run again under EXPLAIN (ANALYZE, BUFFERS) with its own bound values. */
 export interface ExplainedStatement {
   sql: string;
