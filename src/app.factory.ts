@@ -11,6 +11,7 @@ import { AppConfig, loadConfig } from './core/config/app-config';
 import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { useJsonBodies } from './core/http/json-body';
+import { ExpressRouteIndex } from './core/http/route-index';
 import { setupOpenApi } from './core/openapi/openapi.module';
 import { inSequence, maxUrlLength, precomputedHeaders, requestId, requireJsonBody } from './core/http/request-hardening';
 
@@ -47,7 +48,9 @@ function quietStartup(logger: PinoNestLogger): LoggerService {
 export async function createApp(options: CreateAppOptions = {}): Promise<{ app: INestApplication; config: AppConfig }> {
   const config = options.config ?? loadConfig(options.env ?? process.env);
   const logging = createLogging(config, options.logStream);
-  const module = AppModule.forRoot(config, logging.module, options.collections);
+  const root = AppModule.forRoot(config, logging.module, options.collections);
+  // the Express routes are indexed by path once they are all registered (route-index.ts)
+  const module = { ...root, providers: [...(root.providers ?? []), ExpressRouteIndex] };
   const nestOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
   let app: INestApplication;
   if (config.httpAdapter === 'fastify') {
