@@ -15,9 +15,9 @@
  *
  * What it supports (all the benchmark needs; anything else is a 404 or a 400):
  *   GET    /rest/people/:id?depth=0|1        GET /rest/companies/:id?depth=0
- *   GET    /rest/people|companies?limit&depth&filter=<field>[eq|gt|gte|lt|lte]:<value>&starting_after
- *          (filters on one field; people at depth 0 or 1, companies at depth 0; header
- *          `Prefer: count=none` skips the count query)
+ *   GET    /rest/people|companies?limit&depth&filter=<field>[eq|gt|gte|lt|lte]:<value>&order_by&starting_after
+ *          (filters on one field; order_by on a few columns, as the service writes it; people at
+ *          depth 0 or 1, companies at depth 0; header `Prefer: count=none` skips the count query)
  *   POST   /rest/people|companies?depth=0        POST /rest/batch/people|companies?depth=0
  *   PATCH  /rest/people|companies/:id?depth=0    POST /rest/people|companies/duplicates?depth=0
  *   PATCH  /rest/people|companies?filter=<f>[op]:<v>,...&depth=0   (update many: a top-level comma
@@ -665,6 +665,46 @@ async function findOne(c: Collection, id: string, params: URLSearchParams) {
   return { status: 200, body: { data: { [c.singular]: record } } };
 }
 
+/** Columns lists may be sorted on, and whether they may hold NULL (then a NULLS clause is written). */
+const SORTABLE: Record<string, Record<string, { column: string; nullable: boolean }>> = {
+  people: {
+    createdAt: { column: 'createdAt', nullable: false },
+    updatedAt: { column: 'updatedAt', nullable: false },
+    position: { column: 'position', nullable: false },
+    city: { column: 'city', nullable: false },
+    jobTitle: { column: 'jobTitle', nullable: false },
+  },
+  companies: {
+    createdAt: { column: 'createdAt', nullable: false },
+    updatedAt: { column: 'updatedAt', nullable: false },
+    position: { column: 'position', nullable: false },
+    name: { column: 'name', nullable: false },
+    employees: { column: 'employees', nullable: true },
+  },
+};
+const SORT_KEY = /^([A-Za-z]+)(?:\[(AscNullsFirst|AscNullsLast|DescNullsFirst|DescNullsLast)\])?$/;
+
+/**
+ * ORDER BY of `order_by` (`f1[DescNullsLast],f2`, default direction AscNullsFirst) as the service
+ * writes it: a NULLS clause only on nullable columns (on a NOT NULL one it would keep the planner
+ * off the (column, id) index), and `id` last, in the direction of the last key. Without
+ * order_by: by id.
+ */
+function orderBy(c: Collection, raw: string | null): string {
+  if (raw === null) return '"id" ASC';
+  const keys = raw.split(',').map((part) => {
+    const m = SORT_KEY.exec(part.trim());
+    const column = m && (m[1] === 'id' ? { column: 'id', nullable: false } : SORTABLE[c.plural][m[1]]);
+    if (!m || !column) throw badRequest(`the baseline sorts on ${Object.keys(SORTABLE[c.plural]).join(', ')} only`);
+    const direction = m[2] ?? 'AscNullsFirst';
+    return { ...column, descending: direction.startsWith('Desc'), nullsFirst: direction.endsWith('NullsFirst') };
+  });
+  if (!keys.some((k) => k.column === 'id')) keys.push({ column: 'id', nullable: false, descending: keys[keys.length - 1].descending, nullsFirst: false });
+  return keys
+    .map((k) => `"${k.column}" ${k.descending ? 'DESC' : 'ASC'}${k.nullable ? ` NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}` : ''}`)
+    .join(', ');
+}
+
 const FILTER = /^([A-Za-z]+)\[(eq|gt|gte|lt|lte)\]:(.*)$/s;
 const RELATION_FILTER = /^([A-Za-z]+)\.([A-Za-z]+)\[(eq|gt|gte|lt|lte)\]:(.*)$/s;
 const COMPARISON: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
@@ -716,16 +756,17 @@ async function findMany(c: Collection, params: URLSearchParams, countNone: boole
   if (filter !== null) conditions.push(listFilter(c, filter, values));
   const countWhere = `WHERE ${conditions.join(' AND ')}`;
   const countValues = [...values];
+  const sort = orderBy(c, params.get('order_by'));
   const after = params.get('starting_after');
   if (after !== null) {
+    if (params.has('order_by')) throw badRequest('the baseline pages by id only (no starting_after with order_by)');
     const id = decodeBaselineCursor(CURSOR_KEY, after);
     if (!id) throw badRequest('Invalid cursor');
     values.push(id);
     conditions.push(`"id" > $${values.length}`);
   }
   const [rows, counted] = await Promise.all([
-    // no NULLS clause on a NOT NULL column, as the service (it would keep the planner off the index)
-    query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY "id" ASC LIMIT ${limit + 1}`, values),
+    query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY ${sort} LIMIT ${limit + 1}`, values),
     countNone ? undefined : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
   ]);
   const page = rows.slice(0, limit);
