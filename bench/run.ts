@@ -28,8 +28,9 @@ import { encodeBaselineCursor } from './lib/baseline-cursor';
 import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, restoreSeededPeople, seed, seededCounts, seedOpportunities, vacuumSeeded } from './lib/database';
 import { Child, cpuSeconds, freePort, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
 import { markdownTable, median, RunResult, summarize, textTable } from './lib/report';
-import { firstDifference, HttpRequest, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
+import { firstDifference, HttpRequest, PeerData, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
 import { explainCaptured, explainConnection, explainReport, ExplainResult } from './lib/explain';
+import { ensurePlatformatic, PEERS, PeerName, PLATFORMATIC_SECRET_HEADER, PLATFORMATIC_VERSION, platformaticConfig } from './lib/peers';
 import { compareStatements, SqlCapture } from './lib/sql-capture';
 
 const ROOT = resolve(__dirname, '..');
@@ -55,6 +56,8 @@ const USAGE = `npm run bench -- [flags]
                         run's logs directory (bench/profile-top.ts summarizes one)
   --sql-check           no load: send each scenario once to every target through a recording proxy
                         and compare the SQL the service sent with the baseline's (exit 1 if different)
+  --peers a,b           other products as more targets, on the same tables, for a second ratio:
+                        platformatic (Platformatic DB ${PLATFORMATIC_VERSION}, installed on demand outside the repository)
 Quick iteration: npm run bench -- --duration 3 --warmup 1 --rounds 1`;
 
 interface Options {
@@ -72,6 +75,7 @@ interface Options {
   serviceEnv: Record<string, string>;
   sqlCheck: boolean;
   cpuProf: boolean;
+  peers: PeerName[];
 }
 
 function parseOptions(): Options {
@@ -91,6 +95,7 @@ function parseOptions(): Options {
       env: { type: 'string', multiple: true },
       'sql-check': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      peers: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -107,6 +112,9 @@ function parseOptions(): Options {
   const adapters = list(values.adapters) ?? [];
   const unknown = adapters.filter((a) => !(ADAPTERS as readonly string[]).includes(a));
   if (unknown.length) throw new Error(`--adapters: unknown ${unknown.join(', ')} (known: ${ADAPTERS.join(', ')})`);
+  const peers = list(values.peers) ?? [];
+  const unknownPeers = peers.filter((p) => !(PEERS as readonly string[]).includes(p));
+  if (unknownPeers.length) throw new Error(`--peers: unknown ${unknownPeers.join(', ')} (known: ${PEERS.join(', ')})`);
   return {
     rows: int('rows', values.rows!, 1000),
     duration: int('duration', values.duration!, 1),
@@ -121,6 +129,7 @@ function parseOptions(): Options {
     serviceDir: resolve(values['service-dir'] ?? ROOT),
     sqlCheck: values['sql-check']!,
     cpuProf: values['cpu-prof']!,
+    peers: peers as PeerName[],
     serviceEnv: Object.fromEntries(
       (values.env ?? []).map((pair) => {
         const at = pair.indexOf('=');
@@ -164,7 +173,19 @@ interface Target {
   capture?: SqlCapture;
   status: 'ok' | 'did not start';
   note?: string;
+  /** Headers of every request to this target (a peer's own authentication). */
+  headers?: Record<string, string>;
 }
+
+/** The i-th request of `scenario` for `target`: the service's and the baseline's, or the peer's equivalent. */
+function requestFor(scenario: Scenario, data: ScenarioData, i: number, target: Target, stream: string): HttpRequest {
+  if (target.kind !== 'peer') return scenario.request(data, i, target.kind, stream);
+  if (!scenario.peer) throw new Error(`${scenario.name} has no request for ${target.name}`);
+  return scenario.peer(data, i, stream);
+}
+
+/** Whether `target` runs `scenario` (a peer only the scenarios it has an equivalent request for). */
+const serves = (target: Target, scenario: Scenario) => target.kind !== 'peer' || scenario.peer !== undefined;
 
 let currentRun: AutocannonInstance | undefined;
 let interrupted = false;
@@ -172,7 +193,7 @@ let interrupted = false;
 async function sendOnce(target: Target, token: string, request: HttpRequest) {
   const response = await fetch(target.url + request.path, {
     method: request.method,
-    headers: { authorization: `Bearer ${token}`, ...request.headers },
+    headers: { authorization: `Bearer ${token}`, ...target.headers, ...request.headers },
     body: request.body,
     signal: AbortSignal.timeout(120_000), // an update many of 10,000 records on a busy machine
   });
@@ -202,11 +223,11 @@ async function load(
     connections: options.connections,
     duration: options.duration,
     timeout: 30,
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, ...target.headers },
     requests: [
       {
         setupRequest: (request) => {
-          const next = scenario.request(data, i++, target.kind, options.stream);
+          const next = requestFor(scenario, data, i++, target, options.stream);
           return {
             ...request,
             method: next.method,
@@ -275,6 +296,7 @@ async function main(): Promise<void> {
     await vacuumSeeded(db);
     const key = await createBenchKey(db);
     const data = await prepareData(db, options.rows);
+    if (options.peers.length && !options.sqlCheck) data.peer = await preparePeerData(db, data.companyIds);
 
     // 2. targets
     const cursorKey = randomBytes(32);
@@ -297,7 +319,8 @@ async function main(): Promise<void> {
     for (const scenario of options.scenarios) {
       const answers = new Map<string, unknown>();
       for (const target of live) {
-        const answer = await sendOnce(target, key.token, scenario.request(data, 0, target.kind, `check-${target.name}`));
+        if (!serves(target, scenario)) continue;
+        const answer = await sendOnce(target, key.token, requestFor(scenario, data, 0, target, `check-${target.name}`));
         if (answer.status < 200 || answer.status >= 300) {
           throw new Error(`pre-check: ${scenario.name} on ${target.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`);
         }
@@ -324,11 +347,11 @@ async function main(): Promise<void> {
     const runs: RunResult[] = [];
     const reads = options.scenarios.filter((s) => !s.writes);
     const writes = options.scenarios.filter((s) => s.writes);
-    const total = options.rounds * options.scenarios.length * live.length;
+    const total = options.rounds * options.scenarios.reduce((n, s) => n + live.filter((t) => serves(t, s)).length, 0);
     let done = 0;
     for (let round = 1; round <= options.rounds; round++) {
       for (const scenario of [...reads, ...writes]) {
-        const order = round % 2 === 1 ? live : [...live].reverse();
+        const order = (round % 2 === 1 ? live : [...live].reverse()).filter((t) => serves(t, scenario));
         for (const target of order) {
           if (interrupted) throw new Error('interrupted');
           const offset = round * 100_003;
@@ -411,10 +434,11 @@ async function main(): Promise<void> {
     const summary = summarize(
       runs,
       options.scenarios,
-      targets.map((t) => ({ name: t.name, status: t.status, note: t.note })),
+      targets.map((t) => ({ name: t.name, kind: t.kind, status: t.status, note: t.note })),
     );
-    const table = textTable(summary);
-    const markdown = markdownTable(summary);
+    const peerName = targets.find((t) => t.kind === 'peer')?.name;
+    const table = textTable(summary, peerName);
+    const markdown = markdownTable(summary, peerName);
     const environment = { ...(await describeEnvironment(db, serviceDir)), loadAverageAtStart: loadAtStart };
     const out = {
       startedAt: started.toISOString(),
@@ -440,7 +464,8 @@ async function main(): Promise<void> {
         .map((s) => ` (${s.name}: ${s.connections})`)
         .join('') +
       ', ' +
-      `${options.warmup} s warm-up + ${options.duration} s measured, ${options.rounds} round(s), medians; ratio = req/s over the baseline's`;
+      `${options.warmup} s warm-up + ${options.duration} s measured, ${options.rounds} round(s), medians; ratio = req/s over the baseline's` +
+      (peerName ? `, vs ${peerName} = req/s over ${peerName}'s (n/a: no equivalent request)` : '');
     process.stdout.write(`\n${header}\n\n${table}\n\n`);
     if (keyset) {
       process.stdout.write(`keyset (people, limit 200, p50 of ${options.keysetSamples} sequential requests, ${keyset.target}):\n`);
@@ -557,7 +582,66 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
   baseline.status = 'ok';
   log(`baseline: ready on ${baseline.url} (pid ${baseline.child.pid})`);
   targets.push(baseline);
+  // peers answer other requests: nothing to compare under --sql-check
+  if (!options.sqlCheck && options.peers.includes('platformatic')) targets.push(await startPlatformatic(options, context, profile));
   return targets;
+}
+
+/**
+ * Platformatic DB (`--peers platformatic`) over the bench database's person and company tables:
+ * installed when missing, configured (lib/peers.ts), started on a free port; its admin secret
+ * sent with every request.
+ */
+async function startPlatformatic(options: Options, context: StartContext, profile: (name: string) => string[]): Promise<Target> {
+  const cli = await ensurePlatformatic(log);
+  const port = await freePort();
+  const secret = randomBytes(16).toString('hex');
+  const target: Target = {
+    name: 'platformatic',
+    kind: 'peer',
+    url: `http://127.0.0.1:${port}`,
+    status: 'did not start',
+    headers: { [PLATFORMATIC_SECRET_HEADER]: secret },
+  };
+  const db = await connect(context.url);
+  const config = join(context.logsDir, 'platformatic.json');
+  try {
+    writeFileSync(config, `${JSON.stringify(await platformaticConfig(db, context.url, port, secret), null, 2)}\n`);
+  } finally {
+    await db.end();
+  }
+  target.child = startChild('platformatic', process.execPath, [...profile('platformatic'), cli, 'start', '-c', config], {}, context.logsDir, join(context.logsDir, 'platformatic.log'));
+  try {
+    await waitReady(target.child, `${target.url}/documentation/json`);
+    target.status = 'ok';
+    log(`platformatic: ready on ${target.url} (pid ${target.child.pid})`);
+  } catch (error) {
+    target.note = (error as Error).message.split('\n').slice(0, 4).join(' | ');
+    log(`platformatic: did not start: ${(error as Error).message}`);
+    await stopChild(target.child).catch(() => undefined);
+  }
+  return target;
+}
+
+/** What Platformatic's requests need: the columns the service returns, and the NOT NULL values of the sampled companies (its PUT validates a whole record). */
+async function preparePeerData(db: Client, companyIds: string[]): Promise<PeerData> {
+  const columns = async (table: string) =>
+    (
+      await db.query(
+        `SELECT column_name AS name, is_nullable = 'NO' AS required FROM information_schema.columns ` +
+          `WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'searchVector' ORDER BY ordinal_position`,
+        [table],
+      )
+    ).rows as { name: string; required: boolean }[];
+  const person = await columns('person');
+  const company = await columns('company');
+  // Platformatic requires every NOT NULL column but the primary key and its timestamps
+  const required = company.filter((c) => c.required && !['id', 'createdAt', 'updatedAt'].includes(c.name)).map((c) => c.name);
+  const rows = (await db.query(`SELECT "id", ${required.map((c) => `"${c}"`).join(', ')} FROM "company" WHERE "id" = ANY($1::uuid[])`, [companyIds])).rows;
+  return {
+    fields: { person: person.map((c) => c.name).join(','), company: company.map((c) => c.name).join(',') },
+    companies: new Map(rows.map(({ id, ...values }) => [id as string, values])),
+  };
 }
 
 /**

@@ -20,7 +20,8 @@ export interface RunResult {
 export interface SummaryRow {
   scenario: string;
   target: string;
-  status: 'ok' | 'did not start' | 'failed';
+  /** n/a: a peer that cannot serve the scenario. */
+  status: 'ok' | 'did not start' | 'failed' | 'n/a';
   note?: string;
   rounds: number;
   reqPerSec?: number;
@@ -34,6 +35,10 @@ export interface SummaryRow {
   ratio?: number;
   /** This target's p50 over the baseline's p50. */
   p50Ratio?: number;
+  /** This target's req/s over the peer's (medians), when a peer ran the scenario. */
+  peerRatio?: number;
+  /** A write the peer makes without the event rows the service and the baseline write. */
+  peerWritesLess?: boolean;
 }
 
 export function median(values: number[]): number {
@@ -44,16 +49,23 @@ export function median(values: number[]): number {
 
 export function summarize(
   runs: RunResult[],
-  scenarios: { name: string; recordsPerRequest?: number }[],
-  targets: { name: string; status: SummaryRow['status']; note?: string }[],
+  scenarios: { name: string; recordsPerRequest?: number; writes?: boolean; peer?: unknown }[],
+  targets: { name: string; kind?: string; status: 'ok' | 'did not start'; note?: string }[],
 ): SummaryRow[] {
   const rows: SummaryRow[] = [];
+  const peer = targets.find((t) => t.kind === 'peer');
   for (const scenario of scenarios) {
     const base = runs.filter((r) => r.scenario === scenario.name && r.target === 'baseline');
     const baseRps = base.length ? median(base.map((r) => r.reqPerSec)) : undefined;
     const baseP50 = base.length ? median(base.map((r) => r.p50)) : undefined;
+    const peerRuns = peer ? runs.filter((r) => r.scenario === scenario.name && r.target === peer.name) : [];
+    const peerRps = peerRuns.length ? median(peerRuns.map((r) => r.reqPerSec)) : undefined;
     for (const target of targets) {
       const mine = runs.filter((r) => r.scenario === scenario.name && r.target === target.name);
+      if (target.kind === 'peer' && !scenario.peer) {
+        rows.push({ scenario: scenario.name, target: target.name, status: 'n/a', note: 'the peer has no equivalent request', rounds: 0 });
+        continue;
+      }
       if (target.status !== 'ok' || mine.length === 0) {
         rows.push({ scenario: scenario.name, target: target.name, status: target.status === 'ok' ? 'failed' : target.status, note: target.note, rounds: 0 });
         continue;
@@ -76,6 +88,8 @@ export function summarize(
         cpuMsPerRequest: cpu.length ? median(cpu) : undefined,
         ratio: baseRps ? rps / baseRps : undefined,
         p50Ratio: baseP50 ? p50 / baseP50 : undefined,
+        peerRatio: peerRps ? rps / peerRps : undefined,
+        peerWritesLess: target.kind === 'peer' && scenario.writes === true,
       });
     }
   }
@@ -86,11 +100,22 @@ const fmt = (v: number | undefined, digits = 0) => (v === undefined ? '' : v.toL
 
 const HEADERS = ['scenario', 'target', 'req/s', 'records/s', 'p50 ms', 'p99 ms', 'errors', 'max RSS MB', 'CPU ms/req', 'ratio'];
 
-function cells(row: SummaryRow): string[] {
-  if (row.status !== 'ok') return [row.scenario, row.target, row.status, '', '', '', '', '', '', ''];
+/** The columns: with a peer, one more ratio (req/s over the peer's). */
+function headers(peer?: string): string[] {
+  return peer ? [...HEADERS, `vs ${peer}`] : HEADERS;
+}
+
+/** The footnote of the rows a peer marks with `*`. */
+export const PEER_WRITES_NOTE =
+  '* the peer writes the record alone; the service and the baseline also write its audit-log, timeline and webhook-outbox rows in the same transaction';
+
+function cells(row: SummaryRow, peer?: string): string[] {
+  const extra = peer ? 1 : 0;
+  const target = row.peerWritesLess ? `${row.target}*` : row.target;
+  if (row.status !== 'ok') return [row.scenario, target, row.status, ...Array<string>(7 + extra).fill('')];
   return [
     row.scenario,
-    row.target,
+    target,
     fmt(row.reqPerSec, row.reqPerSec! < 100 ? 1 : 0),
     fmt(row.recordsPerSec),
     fmt(row.p50, 1),
@@ -99,28 +124,32 @@ function cells(row: SummaryRow): string[] {
     fmt(row.maxRssMb),
     fmt(row.cpuMsPerRequest, 2),
     row.target === 'baseline' ? '1' : fmt(row.ratio, 2),
+    ...(peer ? [row.target === peer ? '1' : row.peerRatio === undefined ? 'n/a' : fmt(row.peerRatio, 2)] : []),
   ];
 }
 
-/** The table aligned for a terminal. */
-export function textTable(rows: SummaryRow[]): string {
-  const body = rows.map(cells);
-  const widths = HEADERS.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const right = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
-  const line = (r: string[]) => r.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
-  const out = [line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  ')];
+/** The table aligned for a terminal (`peer`: the name of the peer target, for its ratio column). */
+export function textTable(rows: SummaryRow[], peer?: string): string {
+  const names = headers(peer);
+  const body = rows.map((row) => cells(row, peer));
+  const widths = names.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const out = [line(names), widths.map((w) => '-'.repeat(w)).join('  ')];
   let last = '';
   for (let i = 0; i < body.length; i++) {
     if (last && rows[i].scenario !== last) out.push('');
     last = rows[i].scenario;
     out.push(line(body[i]));
   }
+  if (rows.some((r) => r.peerWritesLess)) out.push('', PEER_WRITES_NOTE);
   return out.join('\n');
 }
 
 /** The same table in Markdown (for the README). */
-export function markdownTable(rows: SummaryRow[]): string {
-  const out = [`| ${HEADERS.join(' | ')} |`, `|${HEADERS.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
-  for (const row of rows) out.push(`| ${cells(row).join(' | ')} |`);
+export function markdownTable(rows: SummaryRow[], peer?: string): string {
+  const names = headers(peer);
+  const out = [`| ${names.join(' | ')} |`, `|${names.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+  for (const row of rows) out.push(`| ${cells(row, peer).join(' | ')} |`);
+  if (rows.some((r) => r.peerWritesLess)) out.push('', PEER_WRITES_NOTE);
   return out.join('\n');
 }

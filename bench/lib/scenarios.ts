@@ -1,10 +1,10 @@
 import { CITIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, NAME_NOUNS, NAME_PREFIXES } from './seed-data';
 
-/** Who answers: one of the service's HTTP adapters, or the baseline server. */
-export type TargetKind = 'service' | 'baseline';
+/** Who answers: one of the service's HTTP adapters, the baseline server, or a peer (another product, `--peers`). */
+export type TargetKind = 'service' | 'baseline' | 'peer';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -17,11 +17,20 @@ export interface ScenarioData {
   /** Seeded company ids (updates, companyId of created people). */
   companyIds: string[];
   /** Keyset cursors ~1000 pages deep into companies (limit 60), for each kind of target. */
-  deepCursors: Record<TargetKind, string[]>;
+  deepCursors: Record<'service' | 'baseline', string[]>;
   /** Unique per benchmark run: keeps created emails and domains unique across runs. */
   runTag: string;
   /** Seeded people (and companies): `position` runs over 0..rows-1, one value per person. */
   rows: number;
+  /** With --peers: what the peer's requests need (prepared only then). */
+  peer?: PeerData;
+}
+
+/** For Platformatic DB's requests: the columns to return (the service's: all but the search vector), and the NOT NULL values its updates must resend. */
+export interface PeerData {
+  fields: { person: string; company: string };
+  /** Per sampled company id: its NOT NULL columns (Platformatic's PUT validates a whole record). */
+  companies: Map<string, Record<string, unknown>>;
 }
 
 export interface Scenario {
@@ -50,6 +59,11 @@ export interface Scenario {
   ignoreKeys?: string[];
   /** The i-th request of a run (`stream` keeps concurrent runs' created values apart). */
   request(data: ScenarioData, i: number, target: TargetKind, stream: string): HttpRequest;
+  /**
+   * The equivalent i-th request for a peer (Platformatic DB's REST API over the same tables),
+   * when it can serve the scenario; otherwise the peer's row says n/a.
+   */
+  peer?(data: ScenarioData, i: number, stream: string): HttpRequest;
 }
 
 const EMPLOYEE_THRESHOLDS = [10, 50, 100, 250, 500, 1000];
@@ -91,6 +105,31 @@ const SEARCH_QUERIES = Array.from({ length: 40 }, (_, k) =>
 const GROUP_BY_STAGE = JSON.stringify([{ stage: true }]);
 const SUM_OF_AMOUNTS = JSON.stringify(['sumAmountAmountMicros']);
 
+/** The person create-one sends (the API's shape), the same for every target. */
+function newPerson(d: ScenarioData, i: number, stream: string) {
+  const first = FIRST_NAMES[i % FIRST_NAMES.length];
+  const last = LAST_NAMES[(i * 7) % LAST_NAMES.length];
+  const [city, country, calling] = CITIES[i % CITIES.length];
+  return {
+    name: { firstName: first, lastName: last },
+    emails: { primaryEmail: `${first}.${last}.${d.runTag}.${stream}.${i}@bench-run.example`.toLowerCase() },
+    jobTitle: JOB_TITLES[i % JOB_TITLES.length],
+    city,
+    phones: { primaryPhoneNumber: String(600_000_000 + i), primaryPhoneCountryCode: country, primaryPhoneCallingCode: calling },
+    linkedinLink: { primaryLinkUrl: `https://www.linkedin.com/in/${d.runTag}-${stream}-${i}` },
+    companyId: d.companyIds[i % d.companyIds.length],
+  };
+}
+
+const peerData = (d: ScenarioData): PeerData => {
+  if (!d.peer) throw new Error('peer data not prepared');
+  return d.peer;
+};
+
+/** Platformatic's list: `where.<column>.<op>`, `orderby.<column>=asc`, the columns to return. */
+const peerListCompanies = (d: ScenarioData, i: number, orderBy: string) =>
+  `/company/?limit=60&where.employees.gte=${EMPLOYEE_THRESHOLDS[i % EMPLOYEE_THRESHOLDS.length]}&${orderBy}&fields=${peerData(d).fields.company}`;
+
 const listCompanies = (i: number) =>
   `/rest/companies?limit=60&depth=0&filter=${q(`employees[gte]:${EMPLOYEE_THRESHOLDS[i % EMPLOYEE_THRESHOLDS.length]}`)}`;
 
@@ -100,6 +139,7 @@ export const SCENARIOS: Scenario[] = [
     description: 'GET /rest/people/:id?depth=0 (rotating over 5,000 seeded people)',
     compare: 'json',
     request: (d, i) => ({ method: 'GET', path: `/rest/people/${d.people[i % d.people.length].id}?depth=0` }),
+    peer: (d, i) => ({ method: 'GET', path: `/person/${d.people[i % d.people.length].id}?fields=${peerData(d).fields.person}` }),
   },
   {
     name: 'get-d1',
@@ -119,6 +159,17 @@ export const SCENARIOS: Scenario[] = [
     compare: 'json',
     ignoreKeys: ['totalCount'],
     request: (_d, i) => ({ method: 'GET', path: listCompanies(i), headers: { prefer: 'count=none' } }),
+    peer: (d, i) => ({ method: 'GET', path: peerListCompanies(d, i, 'orderby.id=asc') }),
+  },
+  {
+    name: 'list-created',
+    description:
+      'list-nocount sorted by createdAt in the default direction (order_by=createdAt: AscNullsFirst): a walk of the ("createdAt", id) index, or a sort of every match',
+    compare: 'json',
+    ignoreKeys: ['totalCount'],
+    explain: 1,
+    request: (_d, i) => ({ method: 'GET', path: `${listCompanies(i)}&order_by=createdAt`, headers: { prefer: 'count=none' } }),
+    peer: (d, i) => ({ method: 'GET', path: peerListCompanies(d, i, 'orderby.createdAt=asc&orderby.id=asc') }),
   },
   {
     name: 'list-d1',
@@ -134,7 +185,7 @@ export const SCENARIOS: Scenario[] = [
     description: 'GET /rest/companies?limit=60&depth=0&starting_after=<cursor ~page 1000> (20 cursors) with the exact totalCount of all companies',
     compare: 'json',
     request: (d, i, target) => {
-      const cursors = d.deepCursors[target];
+      const cursors = d.deepCursors[target === 'service' ? 'service' : 'baseline'];
       return { method: 'GET', path: `/rest/companies?limit=60&depth=0&starting_after=${q(cursors[i % cursors.length])}` };
     },
   },
@@ -185,20 +236,27 @@ export const SCENARIOS: Scenario[] = [
     compare: 'shape',
     recordsPerRequest: 1,
     writes: true,
-    request: (d, i, _t, stream) => {
-      const first = FIRST_NAMES[i % FIRST_NAMES.length];
-      const last = LAST_NAMES[(i * 7) % LAST_NAMES.length];
-      const [city, country, calling] = CITIES[i % CITIES.length];
+    request: (d, i, _t, stream) => ({ method: 'POST', path: '/rest/people?depth=0', headers: JSON_HEADERS, body: JSON.stringify(newPerson(d, i, stream)) }),
+    // the same person as columns; Platformatic requires every NOT NULL column, defaults or not
+    peer: (d, i, stream) => {
+      const p = newPerson(d, i, stream);
       const body = {
-        name: { firstName: first, lastName: last },
-        emails: { primaryEmail: `${first}.${last}.${d.runTag}.${stream}.${i}@bench-run.example`.toLowerCase() },
-        jobTitle: JOB_TITLES[i % JOB_TITLES.length],
-        city,
-        phones: { primaryPhoneNumber: String(600_000_000 + i), primaryPhoneCountryCode: country, primaryPhoneCallingCode: calling },
-        linkedinLink: { primaryLinkUrl: `https://www.linkedin.com/in/${d.runTag}-${stream}-${i}` },
-        companyId: d.companyIds[i % d.companyIds.length],
+        nameFirstName: p.name.firstName,
+        nameLastName: p.name.lastName,
+        emailsPrimaryEmail: p.emails.primaryEmail,
+        jobTitle: p.jobTitle,
+        city: p.city,
+        phonesPrimaryPhoneNumber: p.phones.primaryPhoneNumber,
+        phonesPrimaryPhoneCountryCode: p.phones.primaryPhoneCountryCode,
+        phonesPrimaryPhoneCallingCode: p.phones.primaryPhoneCallingCode,
+        linkedinLinkPrimaryLinkUrl: p.linkedinLink.primaryLinkUrl,
+        companyId: p.companyId,
+        avatarUrl: '',
+        position: 0,
+        createdBySource: 'API',
+        createdByName: 'benchmark',
       };
-      return { method: 'POST', path: '/rest/people?depth=0', headers: JSON_HEADERS, body: JSON.stringify(body) };
+      return { method: 'POST', path: `/person/?fields=${peerData(d).fields.person}`, headers: JSON_HEADERS, body: JSON.stringify(body) };
     },
   },
   {
@@ -235,6 +293,12 @@ export const SCENARIOS: Scenario[] = [
       headers: JSON_HEADERS,
       body: JSON.stringify({ name: `Company ${d.runTag}-${stream}-${i}`, employees: 1 + (i % 20_000) }),
     }),
+    // Platformatic's PUT validates a whole record: the company's other NOT NULL columns are sent again, unchanged
+    peer: (d, i, stream) => {
+      const id = d.companyIds[(i * 13) % d.companyIds.length];
+      const body = { ...peerData(d).companies.get(id), name: `Company ${d.runTag}-${stream}-${i}`, employees: 1 + (i % 20_000) };
+      return { method: 'PUT', path: `/company/${id}?fields=${peerData(d).fields.company}`, headers: JSON_HEADERS, body: JSON.stringify(body) };
+    },
   },
   {
     name: 'update-many-1k',
