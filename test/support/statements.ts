@@ -1,19 +1,45 @@
 import { Db } from '../../src/core/database/db';
 
+type Query = (...args: unknown[]) => Promise<unknown>;
+
+const textOf = (config: unknown) => (typeof config === 'string' ? config : (config as { text: string }).text);
+
 /**
- * Records the statements a request sends through the pool (reads: list, group by, search), to
- * check that their number does not grow with the data. Writes run on a checked-out client and
- * are not seen here; nor is the guard's API-key lookup.
+ * Records the statements a request sends, to check that their number does not grow with the
+ * data: those sent through the pool (reads, single-statement writes) and, on the clients the
+ * pool lends for transactions, every statement including BEGIN and COMMIT (one round trip each).
+ * The guard's API-key lookup (cached for a few seconds) is the request's, not the operation's.
  */
 export function recordStatements(db: Db) {
-  const pool = db.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> };
-  const query = pool.query.bind(pool);
+  const pool = db.pool as unknown as { query: Query; connect: (...args: unknown[]) => Promise<{ query: Query }> };
   let seen: string[] | undefined;
-  pool.query = (config: unknown, ...rest: unknown[]) => {
-    const text = typeof config === 'string' ? config : (config as { text: string }).text;
-    // the guard's API-key lookup (cached for a few seconds) is the request's, not the operation's
+  const record = (config: unknown) => {
+    const text = textOf(config);
     if (!text.includes('"tokenHash" = $1')) seen?.push(text);
+  };
+  const query = pool.query.bind(pool);
+  pool.query = (config: unknown, ...rest: unknown[]) => {
+    record(config);
     return query(config, ...rest);
+  };
+  const connect = pool.connect.bind(pool);
+  pool.connect = async (...args: unknown[]) => {
+    // TypeORM's own callback-style checkouts (readiness, migrations) pass through untouched
+    if (args.length > 0) return connect(...args);
+    const client = await connect();
+    const own = client.query;
+    // a client is lent for one transaction; its query goes back to the prototype's when released
+    client.query = (config: unknown, ...rest: unknown[]) => {
+      record(config);
+      return own.call(client, config, ...rest);
+    };
+    const release = (client as unknown as { release: (...a: unknown[]) => void }).release;
+    (client as unknown as { release: (...a: unknown[]) => void }).release = (...args: unknown[]) => {
+      client.query = own;
+      (client as unknown as { release: unknown }).release = release;
+      return release.apply(client, args);
+    };
+    return client;
   };
   return {
     async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {

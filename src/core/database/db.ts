@@ -45,6 +45,11 @@ export class Db implements Queryable {
     return (await this.pool.query(config(text, values, name))).rows as R[];
   }
 
+  /** Outside a transaction every statement commits on its own: a hook registered after one runs at once. */
+  afterCommit(hook: () => void): void {
+    hook();
+  }
+
   /** Runs `work` in one transaction: COMMIT when it resolves, ROLLBACK when it throws. */
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

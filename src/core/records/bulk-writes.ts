@@ -1,15 +1,13 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
-import { diffSql, updatedFieldsSql } from '../events/event-relation';
-import { RecordEventBus } from '../events/event-bus';
-import { RecordAction } from '../events/record-events';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
 import { filterMentions, filterSql, SqlParams } from '../query/apply-query';
 import { BulkQuery } from '../query/bulk-query';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
+import { EventfulStatements } from './eventful-statements';
 import { RecordShaper } from './record-shaper';
 import { WriteUnit } from './write-unit';
 
@@ -28,7 +26,7 @@ export class RecordBulkWrites {
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
-    private readonly events: RecordEventBus,
+    private readonly statements: EventfulStatements,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -48,34 +46,6 @@ export class RecordBulkWrites {
     return ids;
   }
 
-  /**
-   * One statement that changes the locked records of `ids` (the `change` CTE `u`, RETURNING
-   * their columns) and writes their events, computed by PostgreSQL from the rows (`events`: a
-   * SELECT of the `ev` columns over `u` and the CTEs before it); the rows `answer` selects, by id.
-   */
-  private write(tx: Queryable, meta: CollectionMeta, actor: RequestActor, statement: { params: SqlParams; ctes: string[]; events: string; answer?: string }): Promise<Row[]> {
-    return this.events.write(
-      tx,
-      {
-        ctes: statement.ctes,
-        events: statement.events,
-        collections: [meta],
-        answer: { columns: statement.answer ?? this.repositories.bulk(meta).columnNames, from: 'u', orderBy: '"id"' },
-        params: statement.params,
-      },
-      actor,
-    );
-  }
-
-  /** The `ev` columns of events `action` on the rows of `from`, with the record copies `before` and `after` (SQL). */
-  private eventsOf(meta: CollectionMeta, action: RecordAction, from: string, before: string, after: string, extra = ''): string {
-    const singular = literal(meta.def.singular);
-    return (
-      `SELECT ${literal(`${meta.def.singular}.${action}`)} AS "name", '${action}' AS "action", ${singular} AS "objectName", r."id" AS "recordId", ` +
-      `${before} AS "before", ${after} AS "after", NULL::jsonb AS "diff", NULL::jsonb AS "updatedFields" FROM ${from}${extra}`
-    );
-  }
-
   /** Applies the same partial update to every matching record; the records after, by id. */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
     const codec = this.codecs.of(meta);
@@ -86,19 +56,9 @@ export class RecordBulkWrites {
       if (ids.length === 0) return [];
       if (columns.length === 0) return this.shaper.shape(tx, meta, await bulk.findByIds(tx, ids), query);
       const params = new SqlParams();
-      const list = params.add(ids);
-      // `u` returns each record's copy before the change beside its columns after it (from `b`,
-      // joined by the UPDATE itself); `b` and `c` are materialized: each copy is built once
-      const updated = bulk.updateIds(list, columns.map((c) => c.column), values, params, { from: 'b', returning: 'b."json" AS "__before"' });
-      const changes = `SELECT u."id", u."__before" AS "before", ${bulk.recordJson('u')} AS "after" FROM u`;
-      const diffs = `SELECT c.*, ${diffSql('c."before"', 'c."after"')} AS "diff" FROM c`;
-      const events =
-        `SELECT ${literal(`${meta.def.singular}.updated`)} AS "name", 'updated' AS "action", ${literal(meta.def.singular)} AS "objectName", ` +
-        `d."id" AS "recordId", d."before", d."after", d."diff", ${updatedFieldsSql(meta, 'd."diff"')} AS "updatedFields" ` +
-        `FROM d WHERE d."diff" <> '{}'::jsonb`;
-      const ctes = [`b AS MATERIALIZED (${bulk.jsonOfIds(list)})`, `u AS (${updated})`, `c AS MATERIALIZED (${changes})`, `d AS MATERIALIZED (${diffs})`];
+      const statement = this.statements.update(meta, bulk.jsonOfIds(params.add(ids)), columns.map((c) => c.column), values, params);
       await bulk.reserveMemory(tx, ids.length);
-      const rows = await this.write(tx, meta, actor, { params, ctes, events });
+      const rows = await this.statements.run(tx, meta, actor, statement);
       return this.shaper.shape(tx, meta, rows, query);
     });
   }
@@ -115,18 +75,18 @@ export class RecordBulkWrites {
         const list = params.add(ids);
         await bulk.reserveMemory(tx, ids.length);
         if (!soft) {
-          const events = this.eventsOf(meta, 'destroyed', 'u r', bulk.recordJson('r'), 'NULL::jsonb');
-          const rows = await this.write(tx, meta, actor, { params, ctes: [`u AS (${bulk.destroyIds(list)})`], events, answer: '"id"' });
+          const events = this.statements.eventsOf(meta, 'destroyed', 'u', bulk.recordJson('r'), 'NULL::jsonb');
+          const rows = await this.statements.run(tx, meta, actor, { params, ctes: [`u AS (${bulk.destroyIds(list)})`], events, answer: { columns: '"id"' } });
           return rows.map((row) => ({ id: row.id }));
         }
         // records already soft-deleted (a filter naming deletedAt) stay as they are, and are answered too
         const after = bulk.recordJson('r');
-        const events = this.eventsOf(meta, 'deleted', 'changed r', `${after} || '{"deletedAt": null}'::jsonb`, after);
+        const events = this.statements.eventsOf(meta, 'deleted', 'changed', `${after} || '{"deletedAt": null}'::jsonb`, after);
         const ctes = [
           `changed AS (${bulk.setDeletedIds(list, true)})`,
           `u AS (SELECT * FROM changed UNION ALL SELECT * FROM (${bulk.rowsOfIds(list)}) unchanged WHERE "id" NOT IN (SELECT "id" FROM changed))`,
         ];
-        const rows = await this.write(tx, meta, actor, { params, ctes, events });
+        const rows = await this.statements.run(tx, meta, actor, { params, ctes, events });
         return this.shaper.shape(tx, meta, rows, query);
       },
       soft ? 'own' : 'all',
@@ -141,11 +101,9 @@ export class RecordBulkWrites {
       if (ids.length === 0) return [];
       const params = new SqlParams();
       await bulk.reserveMemory(tx, ids.length);
-      const events = this.eventsOf(meta, 'restored', 'u r', 'NULL::jsonb', bulk.recordJson('r'));
-      const rows = await this.write(tx, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(params.add(ids), false)})`], events });
+      const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
+      const rows = await this.statements.run(tx, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(params.add(ids), false)})`], events });
       return this.shaper.shape(tx, meta, rows, query);
     });
   }
 }
-
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;

@@ -4,6 +4,7 @@ import { RecordEventBus } from '../events/event-bus';
 import { recordEvent } from '../events/record-events';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
+import { SqlParams } from '../query/apply-query';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -11,13 +12,16 @@ import { checkIfMatch, etagOf, IfMatch } from './etag';
 import { insertRows } from './insert-rows';
 import { VersionedRecord } from './record-reads';
 import { RecordShaper } from './record-shaper';
+import { EventfulStatements } from './eventful-statements';
 import { CreateOptions, CreateResult, WriteUnit } from './write-unit';
 
 export type { CreateOptions, CreateResult };
 
 /**
- * Single and multi-record writes. Each runs in one transaction with its events (audit, timeline,
- * outbox rows written by the subscribers of the event bus), so a failed write leaves nothing.
+ * Single and multi-record writes. Each is atomic with its events (audit, timeline, outbox rows
+ * written by the subscribers of the event bus), so a failed write leaves nothing. A write that
+ * is one statement (the change and its events as CTEs) is sent without BEGIN/COMMIT: one round
+ * trip. An idempotency key, an `If-Match` or a batch too large for one statement take a transaction.
  */
 @Injectable()
 export class RecordWrites {
@@ -26,6 +30,7 @@ export class RecordWrites {
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
+    private readonly statements: EventfulStatements,
     private readonly events: RecordEventBus,
   ) {}
 
@@ -35,11 +40,21 @@ export class RecordWrites {
    * the first answer back and writes nothing.
    */
   async create(meta: CollectionMeta, inputs: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
-    return this.unit.create(meta, inputs, options, async (tx) => {
-      const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
-      const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
-      await this.events.record(tx, this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)), actor);
-      const shaped = await this.shaper.shape(tx, meta, rows, shape);
+    const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
+    const params = new SqlParams();
+    const insert = this.repositories.of(meta).insertReturning(columns, tuples, params);
+    return this.unit.create(meta, inputs, { ...options, single: insert !== undefined }, async (db) => {
+      let rows: Row[];
+      if (insert) {
+        const events = this.statements.eventsOf(meta, 'created', 'u', 'NULL::jsonb', this.repositories.bulk(meta).recordJson('r'));
+        const byId = new Map((await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${insert})`], events })).map((row) => [row.id, row]));
+        rows = tuples.map((tuple) => byId.get(tuple[0])!);
+      } else {
+        // more values than one statement takes: several INSERTs, then the events, in the transaction
+        rows = await this.repositories.of(meta).insert(db, columns, tuples);
+        await this.events.record(db, this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)), actor);
+      }
+      const shaped = await this.shaper.shape(db, meta, rows, shape);
       return { records: shaped.map((record, i) => ({ ...record, ...extras[i] })), etag: rows.length === 1 ? etagOf(rows[0]) : undefined };
     });
   }
@@ -50,53 +65,79 @@ export class RecordWrites {
    */
   async updateOne(meta: CollectionMeta, id: string, input: Row, shape: Shape, actor: RequestActor, ifMatch?: IfMatch): Promise<VersionedRecord> {
     const repository = this.repositories.of(meta);
-    const codec = this.codecs.of(meta);
+    const { columns, values } = this.codecs.of(meta).updateAssignments(input);
+    const answer = async (db: Queryable, row: Row | undefined) => {
+      if (!row) throw new NotFoundException('Record not found');
+      return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
+    };
+    const update = (db: Queryable) => {
+      const params = new SqlParams();
+      const target = this.repositories.bulk(meta).jsonOfIds(params.add([id]), { live: true, lock: true });
+      return this.statements.run(db, meta, actor, this.statements.update(meta, target, columns.map((c) => c.column), values, params));
+    };
+    if (columns.length === 0) {
+      const row = await repository.findLiveForWrite(this.unit.db, id, false);
+      if (row) checkIfMatch(ifMatch, row);
+      return answer(this.unit.db, row);
+    }
+    if (ifMatch === undefined) return this.unit.single(meta, async (db) => answer(db, (await update(db))[0]));
     return this.unit.run(meta, async (tx) => {
-      const { columns, values } = codec.updateAssignments(input);
-      const before = await repository.findLiveForWrite(tx, id, columns.length > 0 || ifMatch !== undefined);
+      const before = await repository.findLiveForWrite(tx, id, true);
       if (!before) throw new NotFoundException('Record not found');
       checkIfMatch(ifMatch, before);
-      let row = before;
-      if (columns.length > 0) {
-        row = (await repository.update(tx, id, columns.map((c) => c.column), values))!;
-        await this.events.record(tx, [recordEvent(meta, 'updated', codec.toRecord(before), codec.toRecord(row))], actor);
-      }
-      return { record: (await this.shaper.shape(tx, meta, [row], shape))[0], etag: etagOf(row) };
+      return answer(tx, (await update(tx))[0]);
     });
   }
 
   /** Hard delete (returns `{id}`), or soft delete (returns the record). */
   async deleteOne(meta: CollectionMeta, id: string, soft: boolean, actor: RequestActor, ifMatch?: IfMatch): Promise<ApiRecord> {
-    const repository = this.repositories.of(meta);
+    const bulk = this.repositories.bulk(meta);
+    const remove = async (db: Queryable) => {
+      const params = new SqlParams();
+      const list = params.add([id]);
+      const after = bulk.recordJson('r');
+      // a soft delete changes deletedAt only: the record before is the same with deletedAt unset
+      const [row] = soft
+        ? await this.statements.run(db, meta, actor, {
+            params,
+            ctes: [`u AS (${bulk.setDeletedIds(list, true)})`],
+            events: this.statements.eventsOf(meta, 'deleted', 'u', `${after} || '{"deletedAt": null}'::jsonb`, after),
+          })
+        : await this.statements.run(db, meta, actor, {
+            params,
+            ctes: [`u AS (${bulk.destroyIds(list)})`],
+            events: this.statements.eventsOf(meta, 'destroyed', 'u', after, 'NULL::jsonb'),
+            answer: { columns: '"id"' },
+          });
+      if (!row) throw new NotFoundException('Record not found');
+      return soft ? this.codecs.of(meta).toRecord(row) : { id: row.id };
+    };
+    const touches = soft ? 'own' : 'all';
+    if (!ifMatch) return this.unit.single(meta, remove, touches);
     return this.unit.run(
       meta,
       async (tx: Queryable) => {
-        if (ifMatch) {
-          const current = await repository.lock(tx, id, soft);
-          if (!current) throw new NotFoundException('Record not found');
-          checkIfMatch(ifMatch, current);
-        }
-        const row = soft ? await repository.setDeleted(tx, id, true) : await repository.destroy(tx, id);
-        if (!row) throw new NotFoundException('Record not found');
-        const record = this.codecs.of(meta).toRecord(row);
-        // a soft delete changed deletedAt only: the record before is the same with deletedAt unset
-        const before = soft ? { ...record, deletedAt: null } : record;
-        await this.events.record(tx, [recordEvent(meta, soft ? 'deleted' : 'destroyed', before, soft ? record : undefined)], actor);
-        return soft ? record : { id: row.id };
+        const current = await this.repositories.of(meta).lock(tx, id, soft);
+        if (!current) throw new NotFoundException('Record not found');
+        checkIfMatch(ifMatch, current);
+        return remove(tx);
       },
-      soft ? 'own' : 'all',
+      touches,
     );
   }
 
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
   async restoreOne(meta: CollectionMeta, id: string, shape: Shape, actor: RequestActor): Promise<VersionedRecord> {
-    const repository = this.repositories.of(meta);
-    return this.unit.run(meta, async (tx) => {
-      let row = await repository.setDeleted(tx, id, false);
-      if (row) await this.events.record(tx, [recordEvent(meta, 'restored', undefined, this.codecs.of(meta).toRecord(row))], actor);
-      row ??= await repository.findAny(tx, id);
+    const bulk = this.repositories.bulk(meta);
+    return this.unit.single(meta, async (db) => {
+      const params = new SqlParams();
+      const list = params.add([id]);
+      const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
+      // the record restored, or as it is when it was live
+      const from = `(SELECT * FROM u UNION ALL ${bulk.rowsOfIds(list)} AND NOT EXISTS (SELECT 1 FROM u)) a`;
+      const [row] = await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(list, false)})`], events, answer: { from } });
       if (!row) throw new NotFoundException('Record not found');
-      return { record: (await this.shaper.shape(tx, meta, [row], shape))[0], etag: etagOf(row) };
+      return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
     });
   }
 }

@@ -10,6 +10,7 @@ import { Repositories } from '../repository/repositories';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
 import { RecordBulkWrites } from './bulk-writes';
+import { EventfulStatements } from './eventful-statements';
 import { RecordCounts } from './record-counts';
 import { RecordMerges } from './record-merges';
 import { RecordUpserts } from './record-upserts';
@@ -66,6 +67,7 @@ export class RecordsModule {
         CountsAtStart,
         RecordCounts,
         WriteUnit,
+        EventfulStatements,
         ...SERVICES,
       ],
       exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, ...SERVICES],

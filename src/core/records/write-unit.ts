@@ -11,6 +11,8 @@ import { explainBatchError } from './batch-errors';
 export interface CreateOptions {
   /** Several records: a constraint error names the index of each offending record. */
   indexed?: boolean;
+  /** The write is one statement: without an idempotency key, it is sent without a transaction. */
+  single?: boolean;
   /** The request's Idempotency-Key, if it sent one. */
   idempotency?: IdempotencyRequest;
 }
@@ -33,7 +35,7 @@ export type Touches = 'own' | 'all';
 @Injectable()
 export class WriteUnit {
   constructor(
-    private readonly db: Db,
+    readonly db: Db,
     private readonly catalog: CollectionCatalog,
     private readonly events: RecordEventBus,
     private readonly counts: CountCache,
@@ -48,6 +50,7 @@ export class WriteUnit {
   async create(meta: CollectionMeta, inputs: Row[], options: CreateOptions, work: (tx: Queryable) => Promise<Omit<CreateResult, 'replayed'>>): Promise<CreateResult> {
     const { idempotency } = options;
     try {
+      if (options.single && !idempotency) return { ...(await this.single(meta, work)), replayed: false };
       return await this.run(meta, async (tx) => {
         const replay = idempotency && (await this.idempotency.claim(tx, idempotency));
         if (replay) return { records: replay.body as ApiRecord[], replayed: true };
@@ -62,7 +65,22 @@ export class WriteUnit {
 
   async run<T>(meta: CollectionMeta, work: (tx: Queryable) => Promise<T>, touches: Touches = 'own'): Promise<T> {
     const result = await this.db.transaction(work);
-    await this.counts.changed(touches === 'all' ? this.catalog.all().map((m) => m.plural) : [meta.plural, ...this.events.writes]);
+    await this.changed(meta, touches);
     return result;
+  }
+
+  /**
+   * The frame of a write that is ONE statement (the change and its events as data-modifying
+   * CTEs): sent on the pool without BEGIN/COMMIT, since a statement is atomic on its own; reads
+   * `work` makes after it (relations of the answer) see it committed.
+   */
+  async single<T>(meta: CollectionMeta, work: (db: Queryable) => Promise<T>, touches: Touches = 'own'): Promise<T> {
+    const result = await work(this.db);
+    await this.changed(meta, touches);
+    return result;
+  }
+
+  private changed(meta: CollectionMeta, touches: Touches): Promise<void> {
+    return this.counts.changed(touches === 'all' ? this.catalog.all().map((m) => m.plural) : [meta.plural, ...this.events.writes]);
   }
 }

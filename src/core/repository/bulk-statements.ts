@@ -78,9 +78,13 @@ export class BulkStatements {
     return recordJsonSql(this.repository.meta, alias);
   }
 
-  /** `SELECT "id", <record JSON> AS "json"` of the records of `ids` as they are before the statement. */
-  jsonOfIds(ids: string): string {
-    return `SELECT t."id", ${this.recordJson('t')} AS "json" FROM ${this.table} t WHERE t."id" = ANY(${ids}::uuid[])`;
+  /**
+   * `SELECT "id", <record JSON> AS "json"` of the records of `ids` as they are before the
+   * statement; `live`: not soft-deleted; `lock`: locked (FOR UPDATE: the latest version of each).
+   */
+  jsonOfIds(ids: string, options: { live?: boolean; lock?: boolean } = {}): string {
+    const live = options.live ? ` AND t."deletedAt" IS NULL` : '';
+    return `SELECT t."id", ${this.recordJson('t')} AS "json" FROM ${this.table} t WHERE t."id" = ANY(${ids}::uuid[])${live}${options.lock ? ' FOR UPDATE' : ''}`;
   }
 
   /** The columns of the records of `ids` as they are before the statement. */
@@ -89,15 +93,13 @@ export class BulkStatements {
   }
 
   /**
-   * Sets the same columns on the records of `ids` (and `updatedAt`), RETURNING their columns;
-   * `join.from` names a relation with an `id` column the UPDATE joins (one row per record), whose
-   * columns `join.returning` may return beside them.
+   * Sets the same columns (and `updatedAt`) on the records of `from`, a relation with an `id`
+   * column (one row per record), RETURNING their columns and `returning` (columns of `from`).
    */
-  updateIds(ids: string, columns: string[], values: unknown[], params: SqlParams, join?: { from: string; returning: string }): string {
+  updateJoined(from: string, columns: string[], values: unknown[], params: SqlParams, returning: string): string {
     const sets = columns.map((c, i) => `${q(c)} = ${params.add(values[i])}`).concat('"updatedAt" = now()').join(', ');
-    if (!join) return `UPDATE ${this.table} SET ${sets} WHERE "id" = ANY(${ids}::uuid[]) RETURNING ${this.selectList}`;
-    const returning = this.selectList.replace(/(^|, )"/g, '$1t."');
-    return `UPDATE ${this.table} t SET ${sets} FROM ${join.from} WHERE t."id" = ${join.from}."id" RETURNING ${returning}, ${join.returning}`;
+    const own = this.selectList.replace(/(^|, )"/g, '$1t."');
+    return `UPDATE ${this.table} t SET ${sets} FROM ${from} WHERE t."id" = ${from}."id" RETURNING ${own}, ${returning}`;
   }
 
   /** Soft-deletes the live ones (or restores the soft-deleted ones) among `ids`, RETURNING their columns. */

@@ -2,6 +2,7 @@ import { Queryable } from '../database/db';
 import { MAX_PARAMS, q, valuesList } from '../database/sql';
 import { CollectionMeta, COMMON_FIELDS } from '../model/collection-meta';
 import { Row } from '../model/record';
+import { SqlParams } from '../query/apply-query';
 import { StorageColumn } from '../fields/storage-columns';
 
 /** A compiled list request: condition, order and bound values (from the query compiler). */
@@ -103,6 +104,15 @@ export class RecordRepository {
         `WHERE "deletedAt" IS NULL AND ${condition} ORDER BY "id" LIMIT ${limit}`,
       values,
     );
+  }
+
+  /**
+   * `INSERT ... VALUES ... RETURNING <columns>` of every tuple in one statement (a CTE body), values
+   * bound through `params`; undefined when they need more parameters than one statement takes.
+   */
+  insertReturning(columns: string[], tuples: unknown[][], params: SqlParams): string | undefined {
+    if (params.values.length + columns.length * tuples.length > MAX_PARAMS) return undefined;
+    return `INSERT INTO ${this.table} (${columns.map(q).join(', ')}) VALUES ${valuesList(tuples, params.values)} RETURNING ${this.selectList}`;
   }
 
   /** Inserts rows of `columns` (in as few statements as the parameter bound allows), returning them in input order. */
