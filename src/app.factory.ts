@@ -2,7 +2,6 @@ import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import helmet from 'helmet';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
@@ -12,8 +11,10 @@ import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { useJsonBodies } from './core/http/json-body';
 import { ExpressRouteIndex } from './core/http/route-index';
+import { ExpressJsonAdapter } from './core/http/express-json-adapter';
 import { setupOpenApi } from './core/openapi/openapi.module';
-import { inSequence, maxUrlLength, precomputedHeaders, requestId, requireJsonBody } from './core/http/request-hardening';
+import { inSequence, maxUrlLength, requestId, requireJsonBody } from './core/http/request-hardening';
+import { securityHeaders } from './core/http/security-headers';
 
 export interface CreateAppOptions {
   /** Environment to read the configuration from (default: process.env). */
@@ -68,7 +69,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
     });
     app = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   } else {
-    const express = await NestFactory.create<NestExpressApplication>(module, nestOptions);
+    const express = await NestFactory.create<NestExpressApplication>(module, new ExpressJsonAdapter(), nestOptions);
     express.disable('x-powered-by');
     // ETags are the record versions the API sets itself, not hashes of every response body
     express.set('etag', false);
@@ -76,7 +77,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
     app = express;
   }
   app.useLogger(quietStartup(app.get(PinoNestLogger)));
-  app.use(inSequence([requestId, logging.httpLogger, maxUrlLength(config.maxUrlLength), requireJsonBody, precomputedHeaders(helmet())]));
+  // security headers: helmet's full set on Swagger UI's pages (served by setupOpenApi at /rest/docs), an API set elsewhere
+  app.use(inSequence([requestId, logging.httpLogger, maxUrlLength(config.maxUrlLength), requireJsonBody, securityHeaders('/rest/docs')]));
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
