@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Prefix that makes a leaked token recognisable by secret scanners. */
 export const TOKEN_PREFIX = 'crm_';
@@ -14,7 +14,7 @@ export function generateToken(): string {
  * low-entropy secrets and would add their cost to every uncached request.
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Shape check before any lookup: prefix plus 43 base64url characters. */

@@ -16,6 +16,8 @@ const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly logger = new Logger('Auth');
+  /** Whether a route is @Public(), by controller class and handler: looked up once, not on every request. */
+  private readonly publicRoutes = new Map<object, Map<object, boolean>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -23,29 +25,43 @@ export class ApiKeyGuard implements CanActivate {
     private readonly rateLimiter: RateLimiter,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
-    const request = context.switchToHttp().getRequest();
-    const header: unknown = request.headers?.authorization;
-    const fail = (reason: string): never => {
-      // Logged without the token: method, path and reason only.
-      const requestId = request.requestId ?? request.raw?.requestId;
-      this.logger.warn(`authentication failed: ${reason} (${request.method} ${String(request.url).split('?')[0]}, request ${requestId})`);
-      throw new UnauthenticatedException(reason);
-    };
-    if (typeof header !== 'string' || header === '') {
-      fail('Missing bearer token: send the header Authorization: Bearer <api key>');
+  private isPublic(context: ExecutionContext): boolean {
+    const controller = context.getClass();
+    const handler = context.getHandler();
+    let handlers = this.publicRoutes.get(controller);
+    if (!handlers) this.publicRoutes.set(controller, (handlers = new Map()));
+    let isPublic = handlers.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true;
+      handlers.set(handler, isPublic);
     }
-    const match = BEARER.exec(header as string);
-    if (!match) fail('Malformed Authorization header: expected Bearer <api key>');
-    const result = await this.verifier.verify(match![1]);
-    if (!result.ok) fail(result.reason);
-    const actor = (result as { actor: { apiKeyId: string } }).actor;
+    return isPublic;
+  }
+
+  /** Logged without the token: method, path and reason only. */
+  private fail(request: { method: string; url: string; requestId?: string; raw?: { requestId?: string } }, reason: string): never {
+    const requestId = request.requestId ?? request.raw?.requestId;
+    this.logger.warn(`authentication failed: ${reason} (${request.method} ${String(request.url).split('?')[0]}, request ${requestId})`);
+    throw new UnauthenticatedException(reason);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.isPublic(context)) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest();
+    const header: unknown = request.headers?.authorization;
+    if (typeof header !== 'string' || header === '') {
+      this.fail(request, 'Missing bearer token: send the header Authorization: Bearer <api key>');
+    }
+    const match = BEARER.exec(header);
+    if (!match) this.fail(request, 'Malformed Authorization header: expected Bearer <api key>');
+    const result = await this.verifier.verify(match[1]);
+    if (!result.ok) this.fail(request, result.reason);
+    const actor = result.actor;
     request[ACTOR_PROPERTY] = actor;
     // Fastify wraps Node's request: the request logger reads the key from the raw one
     if (request.raw) request.raw[ACTOR_PROPERTY] = actor;
-    await this.rateLimiter.consume(actor.apiKeyId, context.switchToHttp().getResponse());
+    await this.rateLimiter.consume(actor.apiKeyId, http.getResponse());
     return true;
   }
 }

@@ -20,6 +20,15 @@ interface Window {
  * window; over a limit: 429 TooManyRequestsException with Retry-After.
  * Called by the global ApiKeyGuard once the key is known (one guard per request, not two).
  */
+/** Counter states that came with a rejection: the request is over that window's limit. */
+const overLimit = new WeakSet<RateLimiterRes>();
+
+function counterState(rejection: unknown): RateLimiterRes {
+  if (!(rejection instanceof RateLimiterRes)) throw rejection;
+  overLimit.add(rejection);
+  return rejection;
+}
+
 @Injectable()
 export class RateLimiter {
   private readonly windows: Window[];
@@ -47,29 +56,25 @@ export class RateLimiter {
 
   /** Counts one request of `apiKeyId`, sets the RateLimit headers on `response`; throws 429 over a limit. */
   async consume(apiKeyId: string, response: unknown): Promise<void> {
-    const outcomes = await Promise.all(
-      this.windows.map((window) =>
-        window.limiter.consume(apiKeyId || 'system').then(
-          (res) => ({ window, res, limited: false }),
-          (res: unknown) => {
-            if (res instanceof RateLimiterRes) return { window, res, limited: true };
-            throw res;
-          },
-        ),
-      ),
-    );
-    const limited = outcomes.find((o) => o.limited);
-    const tightest = limited ?? outcomes.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
+    const key = apiKeyId || 'system';
+    // over a limit, rate-limiter-flexible rejects with the counter's state (a RateLimiterRes)
+    const results = await Promise.all(this.windows.map((window) => window.limiter.consume(key).catch(counterState)));
+    let tightest = 0;
+    let limited = -1;
+    for (let i = 0; i < results.length; i++) {
+      if (limited < 0 && overLimit.has(results[i])) limited = i;
+      if (results[i].remainingPoints < results[tightest].remainingPoints) tightest = i;
+    }
+    const shown = limited >= 0 ? limited : tightest;
+    const { points, name } = this.windows[shown];
+    const state = results[shown];
     const { httpAdapter } = this.adapterHost;
-    const resetSeconds = Math.max(1, Math.ceil(tightest.res.msBeforeNext / 1000));
-    httpAdapter.setHeader(response, 'RateLimit-Limit', String(tightest.window.points));
-    httpAdapter.setHeader(response, 'RateLimit-Remaining', String(Math.max(0, tightest.res.remainingPoints)));
+    const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    httpAdapter.setHeader(response, 'RateLimit-Limit', String(points));
+    httpAdapter.setHeader(response, 'RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
     httpAdapter.setHeader(response, 'RateLimit-Reset', String(resetSeconds));
-    if (limited) {
-      throw new TooManyRequestsException(
-        `Rate limit exceeded: ${limited.window.points} requests per ${limited.window.name} for this API key`,
-        resetSeconds,
-      );
+    if (limited >= 0) {
+      throw new TooManyRequestsException(`Rate limit exceeded: ${points} requests per ${name} for this API key`, resetSeconds);
     }
   }
 }

@@ -8,8 +8,15 @@ import type { RequestActor } from '../model/record';
 
 type Req = IncomingMessage & { requestId?: string; originalUrl?: string; [ACTOR_PROPERTY]?: RequestActor };
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/** When the response's request arrived (performance.now()). */
+const STARTED = Symbol('requestStarted');
+type Res = ServerResponse & { [STARTED]?: number };
 
-const pathOf = (req: Req): string => (req.originalUrl ?? req.url ?? '').split('?')[0];
+function pathOf(req: Req): string {
+  const url = req.originalUrl ?? req.url ?? '';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
 const QUIET_PATHS = new Set(['/rest/health', '/rest/ready']);
 
 export interface Logging {
@@ -32,24 +39,26 @@ export interface Logging {
  * (measured with the bench), for the same line.
  */
 function requestLogger(logger: Logger): Middleware {
-  return (incoming, res, next) => {
-    const req = incoming as Req;
-    const started = performance.now();
-    res.once('close', () => {
-      const status = res.statusCode;
-      const path = pathOf(req);
-      const level: Level = status >= 500 ? 'error' : QUIET_PATHS.has(path) ? 'debug' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const line: Record<string, unknown> = {
-        requestId: req.requestId,
-        apiKeyId: req[ACTOR_PROPERTY]?.apiKeyId,
-        req: { method: req.method, path },
-        res: { statusCode: status },
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      };
-      if (!res.writableFinished) line.aborted = true; // the client closed the connection first
-      logger[level](line, `${req.method} ${path} ${status}`);
-    });
+  // one listener for every response ('close' comes once): no closure or once-wrapper per request
+  function onClose(this: Res): void {
+    const req = this.req as Req;
+    const status = this.statusCode;
+    const path = pathOf(req);
+    const level: Level = status >= 500 ? 'error' : QUIET_PATHS.has(path) ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const line: Record<string, unknown> = {
+      requestId: req.requestId,
+      apiKeyId: req[ACTOR_PROPERTY]?.apiKeyId,
+      req: { method: req.method, path },
+      res: { statusCode: status },
+      durationMs: Math.round((performance.now() - this[STARTED]!) * 10) / 10,
+    };
+    if (!this.writableFinished) line.aborted = true; // the client closed the connection first
+    logger[level](line, `${req.method} ${path} ${status}`);
+  }
+  return (_req, res, next) => {
+    (res as Res)[STARTED] = performance.now();
+    res.on('close', onClose);
     next();
   };
 }

@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The version of a stored record, sent as `ETag` by get one, create one, update one and restore:
@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
  * whatever representation (depth, fields) the client asked for.
  */
 export function etagOf(row: Record<string, unknown>): string {
-  return `"${createHash('sha1').update(JSON.stringify(row)).digest('base64url')}"`;
+  // one-shot hash (no Hash object per call): the same digest
+  return `"${hash('sha1', JSON.stringify(row), 'base64url')}"`;
 }
 
 /** A parsed `If-Match`: `*` (any current record) or a list of entity tags. */
