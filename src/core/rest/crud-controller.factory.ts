@@ -31,6 +31,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
   const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe, CreateShapePipe } = queryPipesFor(def.plural);
   const docs = new CrudOperationDocs(def);
   const one = `${def.plural}/:id`;
+  const duplicatesKey = `${def.singular}Duplicates`;
 
   class CrudController {
     readonly meta: CollectionMeta;
@@ -98,8 +99,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @docs.findDuplicates()
     async findDuplicates(@Body(DuplicatesBodyPipe) body: DuplicatesInput, @Query(DuplicatesShapePipe) shape: Shape) {
       const results = await this.duplicates.find(this.meta, body, shape);
-      // Twenty's published examples name the list companyDuplicates for every collection
-      return { data: results.map(({ records, ...rest }) => ({ ...rest, companyDuplicates: records, [`${def.singular}Duplicates`]: records })) };
+      // Twenty's published examples name the list companyDuplicates for every collection. Built
+      // field by field: a rest/spread copy gave every answer object a hidden class of its own
+      return {
+        data: results.map(({ totalCount, pageInfo, records }) => ({ totalCount, pageInfo, companyDuplicates: records, [duplicatesKey]: records })),
+      };
     }
 
     @Get(one)
