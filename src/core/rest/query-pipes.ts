@@ -70,7 +70,8 @@ export function queryPipesFor(plural: string) {
       }
       transform(raw: RawQuery): BulkQuery & DeleteQuery {
         const params: { filter?: string; depth?: string; fields?: string; soft_delete?: string } = readParams(raw, ROUTE_PARAMS[route]);
-        return { ...parseBulkQuery(this.meta, params, this.config.maxFilterDepth), soft: parseBoolean('soft_delete', params.soft_delete) };
+        // Object.assign, not { ...query, soft }: V8 gives an object spread followed by a property a hidden class of its own on every call
+        return Object.assign(parseBulkQuery(this.meta, params, this.config.maxFilterDepth), { soft: parseBoolean('soft_delete', params.soft_delete) });
       }
     }
     return BulkQueryPipe;
