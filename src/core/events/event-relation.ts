@@ -39,20 +39,34 @@ export function eventPropertiesSql(e: string): string {
 /** The record an `ev` row is about: after the change, or before it when there is no after (destroyed). */
 export const eventRecordSql = (e: string) => `coalesce(${e}."after", ${e}."before")`;
 
+/** `ARRAY['a', 'b']::text[]` of field names. */
+const namesSql = (names: string[]) => `ARRAY[${names.map((n) => `'${n.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
+
 /**
  * The `diff` of an update from the record copies before and after (JSON expressions): the fields
  * whose value changed (`updatedAt` aside) with their values before and after, as `recordEvent`.
+ * `fields`: the only fields the update can have changed (those it assigned), compared alone
+ * instead of every key of the record.
  */
-export function diffSql(before: string, after: string): string {
+export function diffSql(before: string, after: string, fields?: string[]): string {
+  if (fields) {
+    return (
+      `(SELECT coalesce(jsonb_object_agg(k.key, jsonb_build_object('before', ${before} -> k.key, 'after', ${after} -> k.key)), '{}'::jsonb) ` +
+      `FROM unnest(${namesSql(fields)}) AS k(key) WHERE ${after} -> k.key IS DISTINCT FROM ${before} -> k.key)`
+    );
+  }
   return (
     `(SELECT coalesce(jsonb_object_agg(k.key, jsonb_build_object('before', ${before} -> k.key, 'after', k.value)), '{}'::jsonb) ` +
     `FROM jsonb_each(${after}) k WHERE k.key <> 'updatedAt' AND k.value IS DISTINCT FROM ${before} -> k.key)`
   );
 }
 
-/** `updatedFields` from a `diff` expression: its keys in the order of the collection's fields, as `recordEvent`. */
-export function updatedFieldsSql(meta: CollectionMeta, diff: string): string {
-  const order = ['id', ...meta.fields.filter((f) => !f.writeOnly).map((f) => f.name), 'createdAt', 'deletedAt'];
-  const names = `ARRAY[${order.map((n) => `'${n.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
-  return `(SELECT jsonb_agg(f.n ORDER BY f.i) FROM unnest(${names}) WITH ORDINALITY AS f(n, i) WHERE ${diff} ? f.n)`;
+/**
+ * `updatedFields` from a `diff` expression: its keys in the order of the collection's fields, as
+ * `recordEvent`; `fields`: the only keys it can hold.
+ */
+export function updatedFieldsSql(meta: CollectionMeta, diff: string, fields?: string[]): string {
+  const all = ['id', ...meta.fields.filter((f) => !f.writeOnly).map((f) => f.name), 'createdAt', 'deletedAt'];
+  const order = fields ? all.filter((name) => fields.includes(name)) : all;
+  return `(SELECT jsonb_agg(f.n ORDER BY f.i) FROM unnest(${namesSql(order)}) WITH ORDINALITY AS f(n, i) WHERE ${diff} ? f.n)`;
 }

@@ -30,35 +30,53 @@ export class RecordBulkWrites {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Ids of the records a filter matches, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
-  private async lockMatches(tx: Queryable, meta: CollectionMeta, query: BulkQuery, scope: Scope): Promise<string[]> {
-    const params = new SqlParams();
+  /** The compiled condition of the records a bulk filter may match, its values added to `params`. */
+  private matchingSql(meta: CollectionMeta, query: BulkQuery, scope: Scope, params: SqlParams): string {
     const conditions = [filterSql(meta, query.filter, params)];
     if (scope === 'deleted') conditions.unshift('"deletedAt" IS NOT NULL');
     else if (!filterMentions(query.filter, 'deletedAt')) conditions.unshift('"deletedAt" IS NULL');
-    const where = conditions.join(' AND ');
+    return conditions.join(' AND ');
+  }
+
+  /** 400 (the transaction rolls back: nothing changed) when more than BULK_MAX records match. */
+  private async refuseTooMany(tx: Queryable, meta: CollectionMeta, where: string, values: unknown[]): Promise<void> {
+    const max = this.config.bulkMax;
+    const matched = await this.repositories.of(meta).count(tx, where, values);
+    if (matched > max) throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
+  }
+
+  /** Ids of the records a filter matches, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
+  private async lockMatches(tx: Queryable, meta: CollectionMeta, query: BulkQuery, scope: Scope): Promise<string[]> {
+    const params = new SqlParams();
+    const where = this.matchingSql(meta, query, scope, params);
     const max = this.config.bulkMax;
     const ids = await this.repositories.bulk(meta).lockMatching(tx, where, params.values, max + 1);
-    if (ids.length > max) {
-      const matched = await this.repositories.of(meta).count(tx, where, params.values);
-      throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
-    }
+    if (ids.length > max) await this.refuseTooMany(tx, meta, where, params.values);
     return ids;
   }
 
-  /** Applies the same partial update to every matching record; the records after, by id. */
+  /**
+   * Applies the same partial update to every matching record; the records after, by id. One
+   * statement finds the matches, locks them (in id order), updates them unless they are more than
+   * BULK_MAX, and writes their events; no answer row means no match or too many (one count tells).
+   */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
     const codec = this.codecs.of(meta);
     const bulk = this.repositories.bulk(meta);
     return this.unit.run(meta, async (tx) => {
-      const ids = await this.lockMatches(tx, meta, query, 'filter');
       const { columns, values } = codec.updateAssignments(input);
-      if (ids.length === 0) return [];
-      if (columns.length === 0) return this.shaper.shape(tx, meta, await bulk.findByIds(tx, ids), query);
+      if (columns.length === 0) {
+        const ids = await this.lockMatches(tx, meta, query, 'filter');
+        return ids.length === 0 ? [] : this.shaper.shape(tx, meta, await bulk.findByIds(tx, ids), query);
+      }
+      const max = this.config.bulkMax;
       const params = new SqlParams();
-      const statement = this.statements.update(meta, bulk.jsonOfIds(params.add(ids)), columns.map((c) => c.column), values, params);
-      await bulk.reserveMemory(tx, ids.length);
+      const where = this.matchingSql(meta, query, 'filter', params);
+      const filterValues = params.values.slice();
+      const statement = this.statements.update(meta, bulk.jsonMatching(where, max + 1), columns.map((c) => c.column), values, params, max);
+      await bulk.reserveMemory(tx, max);
       const rows = await this.statements.run(tx, meta, actor, statement);
+      if (rows.length === 0) await this.refuseTooMany(tx, meta, where, filterValues);
       return this.shaper.shape(tx, meta, rows, query);
     });
   }

@@ -58,16 +58,21 @@ export class EventfulStatements {
   /**
    * The same partial update of every record `targets` selects (`SELECT "id", <record JSON> AS
    * "json"`, locked when it must be): `u` returns each record's copy before the change beside its
-   * columns after it (the UPDATE joins `b`), events `updated` only for records whose fields changed.
+   * columns after it (the UPDATE joins `b`), events `updated` only for records whose fields changed
+   * (only the fields of the assigned columns can have). `atMost`: nothing is updated when
+   * `targets` selects more records than that (the caller tells none from too many).
    */
-  update(meta: CollectionMeta, targets: string, columns: string[], values: unknown[], params: SqlParams): EventfulStatement {
+  update(meta: CollectionMeta, targets: string, columns: string[], values: unknown[], params: SqlParams, atMost?: number): EventfulStatement {
     const bulk = this.repositories.bulk(meta);
-    const updated = bulk.updateJoined('b', columns, values, params, 'b."json" AS "__before"');
+    const guard = atMost === undefined ? undefined : `(SELECT count(*) FROM b) <= ${atMost}`;
+    const updated = bulk.updateJoined('b', columns, values, params, 'b."json" AS "__before"', guard);
+    const assigned = new Set(columns);
+    const fields = meta.fields.filter((f) => meta.columnsByField.get(f.name)!.some((c) => assigned.has(c.column))).map((f) => f.name);
     const changes = `SELECT u."id", u."__before" AS "before", ${bulk.recordJson('u')} AS "after" FROM u`;
-    const diffs = `SELECT c.*, ${diffSql('c."before"', 'c."after"')} AS "diff" FROM c`;
+    const diffs = `SELECT c.*, ${diffSql('c."before"', 'c."after"', fields)} AS "diff" FROM c`;
     const events =
       `SELECT ${literal(`${meta.def.singular}.updated`)} AS "name", 'updated' AS "action", ${literal(meta.def.singular)} AS "objectName", ` +
-      `d."id" AS "recordId", d."before", d."after", d."diff", ${updatedFieldsSql(meta, 'd."diff"')} AS "updatedFields" ` +
+      `d."id" AS "recordId", d."before", d."after", d."diff", ${updatedFieldsSql(meta, 'd."diff"', fields)} AS "updatedFields" ` +
       `FROM d WHERE d."diff" <> '{}'::jsonb`;
     // materialized: each record copy is built once, not once per reference
     const ctes = [`b AS MATERIALIZED (${targets})`, `u AS (${updated})`, `c AS MATERIALIZED (${changes})`, `d AS MATERIALIZED (${diffs})`];

@@ -87,6 +87,15 @@ export class BulkStatements {
     return `SELECT t."id", ${this.recordJson('t')} AS "json" FROM ${this.table} t WHERE t."id" = ANY(${ids}::uuid[])${live}${options.lock ? ' FOR UPDATE' : ''}`;
   }
 
+  /**
+   * `SELECT "id", <record JSON> AS "json"` of the rows matching a compiled condition (on the
+   * unaliased table), locked (FOR UPDATE) in id order, at most `limit`: the matches of a bulk
+   * update found, locked and copied in the statement that changes them.
+   */
+  jsonMatching(where: string, limit: number): string {
+    return `SELECT "id", ${this.recordJson(this.table)} AS "json" FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`;
+  }
+
   /** The columns of the records of `ids` as they are before the statement. */
   rowsOfIds(ids: string): string {
     return `SELECT ${this.selectList} FROM ${this.table} WHERE "id" = ANY(${ids}::uuid[])`;
@@ -96,10 +105,10 @@ export class BulkStatements {
    * Sets the same columns (and `updatedAt`) on the records of `from`, a relation with an `id`
    * column (one row per record), RETURNING their columns and `returning` (columns of `from`).
    */
-  updateJoined(from: string, columns: string[], values: unknown[], params: SqlParams, returning: string): string {
+  updateJoined(from: string, columns: string[], values: unknown[], params: SqlParams, returning: string, guard?: string): string {
     const sets = columns.map((c, i) => `${q(c)} = ${params.add(values[i])}`).concat('"updatedAt" = now()').join(', ');
     const own = this.selectList.replace(/(^|, )"/g, '$1t."');
-    return `UPDATE ${this.table} t SET ${sets} FROM ${from} WHERE t."id" = ${from}."id" RETURNING ${own}, ${returning}`;
+    return `UPDATE ${this.table} t SET ${sets} FROM ${from} WHERE t."id" = ${from}."id"${guard ? ` AND ${guard}` : ''} RETURNING ${own}, ${returning}`;
   }
 
   /** Soft-deletes the live ones (or restores the soft-deleted ones) among `ids`, RETURNING their columns. */
