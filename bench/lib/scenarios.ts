@@ -232,7 +232,7 @@ export const SCENARIOS: Scenario[] = [
 
   {
     name: 'create-one',
-    description: 'POST /rest/people?depth=0: one person (unique email) + auditLog, webhook outbox and timeline rows, one transaction',
+    description: 'POST /rest/people?depth=0: one person (unique email) + auditLog, webhook outbox and timeline rows, one statement',
     compare: 'shape',
     recordsPerRequest: 1,
     writes: true,
@@ -261,7 +261,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'create-many',
-    description: 'POST /rest/batch/companies?depth=0 with 60 companies (unique domains): 60 rows + 60 audit + 60 timeline rows, one transaction',
+    description: 'POST /rest/batch/companies?depth=0 with 60 companies (unique domains): 60 rows + 60 audit + 60 timeline rows, one statement',
     compare: 'shape',
     recordsPerRequest: 60,
     writes: true,
@@ -283,7 +283,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'update-one',
-    description: 'PATCH /rest/companies/:id?depth=0 {name, employees} (rotating over 5,000 companies): row lock, update, audit with diff, timeline',
+    description: 'PATCH /rest/companies/:id?depth=0 {name, employees} (rotating over 5,000 companies): row lock, update, audit with diff, timeline, one statement',
     compare: 'shape',
     recordsPerRequest: 1,
     writes: true,
@@ -303,7 +303,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'update-many-1k',
     description:
-      'PATCH /rest/people?filter=position[gte]:N,position[lt]:N+1000&depth=0 {jobTitle, city}, 2 connections: lock 1,000 rows, one UPDATE, one events statement (1,000 audit + timeline rows)',
+      'PATCH /rest/people?filter=position[gte]:N,position[lt]:N+1000&depth=0 {jobTitle, city}, 2 connections: one statement locks, copies and updates the 1,000 rows and writes their 1,000 audit + timeline rows',
     compare: 'shape',
     recordsPerRequest: 1000,
     writes: true,
@@ -314,7 +314,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'update-many-10k',
     description:
-      'PATCH /rest/people?filter=position[gte]:N,position[lt]:N+10000&depth=0 {jobTitle, city}, 1 connection: lock 10,000 rows (BULK_MAX), one UPDATE, one events statement (10,000 audit + timeline rows)',
+      'PATCH /rest/people?filter=position[gte]:N,position[lt]:N+10000&depth=0 {jobTitle, city}, 1 connection: the same with 10,000 rows (BULK_MAX)',
     compare: 'shape',
     recordsPerRequest: 10_000,
     writes: true,
