@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Queryable } from '../database/db';
+import { StatementNames } from '../database/statement-names';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
@@ -49,6 +50,8 @@ export interface EventfulWrite {
   answer: { columns: string; from: string; orderBy?: string };
   /** The values of every placeholder so far; the subscribers add theirs. */
   params: SqlParams;
+  /** A write of records by id whose text repeats (single-record writes): prepared once it is hot (StatementNames). */
+  prepared?: boolean;
 }
 
 /**
@@ -59,6 +62,7 @@ export interface EventfulWrite {
 @Injectable()
 export class RecordEventBus implements OnApplicationBootstrap {
   private readonly subscribers: RecordEventSubscriber[] = [];
+  private readonly names = new StatementNames();
 
   constructor(private readonly catalog: CollectionCatalog) {}
 
@@ -101,10 +105,8 @@ export class RecordEventBus implements OnApplicationBootstrap {
     const ctes = [...write.ctes, `${EVENT_RELATION} AS (${write.events})`, ...statements.map((s) => `${s.name} AS (${s.sql})`)];
     const counts = counted.map((s, i) => `(SELECT count(*)::int FROM ${s.name}) AS "__c${i}"`);
     const { columns, from, orderBy } = write.answer;
-    const rows = await tx.query<Row>(
-      `WITH ${ctes.join(', ')} SELECT ${[columns, ...counts].join(', ')} FROM ${from}${orderBy ? ` ORDER BY ${orderBy}` : ''}`,
-      write.params.values,
-    );
+    const text = `WITH ${ctes.join(', ')} SELECT ${[columns, ...counts].join(', ')} FROM ${from}${orderBy ? ` ORDER BY ${orderBy}` : ''}`;
+    const rows = await tx.query<Row>(text, write.params.values, write.prepared ? this.names.nameOf(text) : undefined);
     if (counted.length === 0) return rows;
     const written = counted.map((_, i) => (rows.length ? Number(rows[0][`__c${i}`]) : 0));
     for (const row of rows) for (let i = 0; i < counted.length; i++) delete row[`__c${i}`];

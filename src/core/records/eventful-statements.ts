@@ -17,6 +17,8 @@ export interface EventfulStatement {
   events: string;
   /** What the statement answers (default: the columns of `u`, by id). */
   answer?: { columns?: string; from?: string; orderBy?: string };
+  /** Records by id, the same text again and again (single-record writes): prepared once hot. */
+  prepared?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export class EventfulStatements {
         collections: [meta],
         answer: { columns: answer.columns ?? this.repositories.bulk(meta).columnNames, from: answer.from ?? 'u', orderBy: answer.orderBy ?? '"id"' },
         params: statement.params,
+        prepared: statement.prepared,
       },
       actor,
     );

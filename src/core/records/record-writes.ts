@@ -47,7 +47,7 @@ export class RecordWrites {
       let rows: Row[];
       if (insert) {
         const events = this.statements.eventsOf(meta, 'created', 'u', 'NULL::jsonb', this.repositories.bulk(meta).recordJson('r'));
-        const byId = new Map((await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${insert})`], events })).map((row) => [row.id, row]));
+        const byId = new Map((await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${insert})`], events, prepared: true })).map((row) => [row.id, row]));
         rows = tuples.map((tuple) => byId.get(tuple[0])!);
       } else {
         // more values than one statement takes: several INSERTs, then the events, in the transaction
@@ -73,7 +73,9 @@ export class RecordWrites {
     const update = (db: Queryable) => {
       const params = new SqlParams();
       const target = this.repositories.bulk(meta).jsonOfIds(params.add([id]), { live: true, lock: true });
-      return this.statements.run(db, meta, actor, this.statements.update(meta, target, columns.map((c) => c.column), values, params));
+      const statement = this.statements.update(meta, target, columns.map((c) => c.column), values, params);
+      statement.prepared = true;
+      return this.statements.run(db, meta, actor, statement);
     };
     if (columns.length === 0) {
       const row = await repository.findLiveForWrite(this.unit.db, id, false);
@@ -102,12 +104,14 @@ export class RecordWrites {
             params,
             ctes: [`u AS (${bulk.setDeletedIds(list, true)})`],
             events: this.statements.eventsOf(meta, 'deleted', 'u', `${after} || '{"deletedAt": null}'::jsonb`, after),
+            prepared: true,
           })
         : await this.statements.run(db, meta, actor, {
             params,
             ctes: [`u AS (${bulk.destroyIds(list)})`],
             events: this.statements.eventsOf(meta, 'destroyed', 'u', after, 'NULL::jsonb'),
             answer: { columns: '"id"' },
+            prepared: true,
           });
       if (!row) throw new NotFoundException('Record not found');
       return soft ? this.codecs.of(meta).toRecord(row) : { id: row.id };
@@ -135,7 +139,7 @@ export class RecordWrites {
       const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
       // the record restored, or as it is when it was live
       const from = `(SELECT * FROM u UNION ALL ${bulk.rowsOfIds(list)} AND NOT EXISTS (SELECT 1 FROM u)) a`;
-      const [row] = await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(list, false)})`], events, answer: { from } });
+      const [row] = await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(list, false)})`], events, answer: { from }, prepared: true });
       if (!row) throw new NotFoundException('Record not found');
       return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
     });
