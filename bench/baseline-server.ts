@@ -557,6 +557,9 @@ function eventCtes(c: Collection, params: unknown[], actor: Actor): string {
 
 const OUTBOX_COUNT = '(SELECT count(*)::int FROM outbox) AS "__c0"';
 
+/** A named (prepared once per connection) statement, as the service names its single-record writes. */
+const prepared = (text: string, values: unknown[]) => ({ name: `w_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text, values });
+
 /** One statement: `write` (CTEs ending in `u`, the written rows), `ev` (`events`), the event CTEs; answers the rows of `u` by id. */
 function eventfulSql(c: Collection, write: string[], events: string, params: unknown[], actor: Actor): string {
   return `WITH ${[...write, `ev AS (${events})`, eventCtes(c, params, actor)].join(', ')} SELECT ${c.selectList}, ${OUTBOX_COUNT} FROM u ORDER BY "id"`;
@@ -853,7 +856,7 @@ async function createMany(c: Collection, inputs: Row[], params: URLSearchParams,
   // one statement (atomic without BEGIN/COMMIT): the insert, its events, their rows
   const values: unknown[] = [];
   const insert = `INSERT INTO "${c.table}" (${c.insertColumns.map((col) => `"${col}"`).join(', ')}) VALUES ${placeholders(tuples, values)} RETURNING ${c.selectList}`;
-  const { rows } = await pool.query(eventfulSql(c, [`u AS (${insert})`], createdEvents(c), values, actor), values);
+  const { rows } = await pool.query(prepared(eventfulSql(c, [`u AS (${insert})`], createdEvents(c), values, actor), values));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return shape(tuples.map((t) => toRecord(c, byId.get(t[0])!)), depth);
 }
@@ -870,7 +873,7 @@ async function updateOne(c: Collection, id: string, input: Row, params: URLSearc
     const bound: unknown[] = [[id], ...values];
     const targets = `SELECT t."id", ${recordJson(c, 't')} AS "json" FROM "${c.table}" t WHERE t."id" = ANY($1::uuid[]) AND t."deletedAt" IS NULL FOR UPDATE`;
     const { write, events } = updateSql(c, targets, columns, 2);
-    [row] = (await pool.query(eventfulSql(c, write, events, bound, actor), bound)).rows;
+    [row] = (await pool.query(prepared(eventfulSql(c, write, events, bound, actor), bound))).rows;
   }
   if (!row) throw notFound();
   const [shaped] = await shape([toRecord(c, row)], depth);
