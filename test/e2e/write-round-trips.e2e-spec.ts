@@ -20,6 +20,28 @@ describe('single-record writes: statements and round trips per request', () => {
     (await t.db.query(`SELECT name FROM "auditLog" WHERE "recordId" = $1 ORDER BY "createdAt", name`, [id])).map((r) => r.name);
   const timelineRows = async (id: string) => (await t.db.query(`SELECT count(*)::int AS n FROM "timelineActivity" WHERE "personId" = $1`, [id]))[0].n;
 
+  it('a single write is sent as a named prepared statement once its text is hot (third time), the same name after; bulk writes never', async () => {
+    const creates = [];
+    for (let i = 0; i < 5; i++) creates.push(await stmts.during(() => t.http.post('/companies?depth=0', { name: `Prepared ${i}` })));
+    for (const run of creates) expect(run.result.status).toBe(201);
+    const names = creates.map((run) => run.names[0]);
+    expect(creates.every((run) => run.statements.length === 1 && run.statements[0] === creates[0].statements[0])).toBe(true);
+    expect(names.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(names[2]).toMatch(/^w_[0-9a-f]{16}$/);
+    expect(names.slice(3)).toEqual([names[2], names[2]]);
+    // the prepared statement answers as the unnamed one did: the record, its events
+    const last = creates[4].result.body.data.createCompany;
+    expect(last.name).toBe('Prepared 4');
+    expect((await t.db.query(`SELECT count(*)::int AS n FROM "auditLog" WHERE "recordId" = $1`, [last.id]))[0].n).toBe(1);
+
+    const filter = encodeURIComponent('name[like]:"Prepared %"');
+    for (let i = 0; i < 4; i++) {
+      const bulk = await stmts.during(() => t.http.patch(`/companies?depth=0&filter=${filter}`, { employees: i }));
+      expect(bulk.result.status).toBe(200);
+      expect(bulk.names.every((name) => name === undefined)).toBe(true);
+    }
+  });
+
   it('create, update, soft delete, restore and hard delete one: one statement each, events included', async () => {
     const created = await stmts.during(() => t.http.post('/people?depth=0', { city: 'Oslo', jobTitle: 'Clerk' }));
     expect(created.result.status).toBe(201);

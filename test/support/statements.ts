@@ -13,9 +13,12 @@ const textOf = (config: unknown) => (typeof config === 'string' ? config : (conf
 export function recordStatements(db: Db) {
   const pool = db.pool as unknown as { query: Query; connect: (...args: unknown[]) => Promise<{ query: Query }> };
   let seen: string[] | undefined;
+  let names: (string | undefined)[] = [];
   const record = (config: unknown) => {
     const text = textOf(config);
-    if (!text.includes('"tokenHash" = $1')) seen?.push(text);
+    if (text.includes('"tokenHash" = $1') || !seen) return;
+    seen.push(text);
+    names.push(typeof config === 'string' ? undefined : (config as { name?: string }).name);
   };
   const query = pool.query.bind(pool);
   pool.query = (config: unknown, ...rest: unknown[]) => {
@@ -42,11 +45,13 @@ export function recordStatements(db: Db) {
     return client;
   };
   return {
-    async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    /** What `work` sent: the statements' texts and, beside each, its prepared-statement name (if any). */
+    async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; names: (string | undefined)[] }> {
       seen = [];
+      names = [];
       try {
         const result = await work();
-        return { result, statements: seen };
+        return { result, statements: seen, names };
       } finally {
         seen = undefined;
       }
