@@ -21,8 +21,9 @@ describe('single-record writes: statements and round trips per request', () => {
   const timelineRows = async (id: string) => (await t.db.query(`SELECT count(*)::int AS n FROM "timelineActivity" WHERE "personId" = $1`, [id]))[0].n;
 
   it('a single write is sent as a named prepared statement once its text is hot (third time), the same name after; bulk writes never', async () => {
-    const creates = [];
-    for (let i = 0; i < 5; i++) creates.push(await stmts.during(() => t.http.post('/companies?depth=0', { name: `Prepared ${i}` })));
+    const post = (i: number) => stmts.during(() => t.http.post('/companies?depth=0', { name: `Prepared ${i}` }));
+    const creates: Awaited<ReturnType<typeof post>>[] = [];
+    for (let i = 0; i < 5; i++) creates.push(await post(i));
     for (const run of creates) expect(run.result.status).toBe(201);
     const names = creates.map((run) => run.names[0]);
     expect(creates.every((run) => run.statements.length === 1 && run.statements[0] === creates[0].statements[0])).toBe(true);

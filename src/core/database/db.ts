@@ -1,4 +1,4 @@
-import { Pool, PoolClient, QueryConfig } from 'pg';
+import { Client, Pool, PoolClient, QueryConfig } from 'pg';
 
 /** Something SQL can be sent to: the pool, or the client of an open transaction. */
 export interface Queryable {
@@ -43,6 +43,30 @@ export class Db implements Queryable {
 
   async query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
     return (await this.pool.query(config(text, values, name))).rows as R[];
+  }
+
+  /**
+   * Cancels the statements the pool's connections are running (shutdown, once the requests that
+   * sent them are gone): a single-record write is one statement without BEGIN/COMMIT, so one
+   * waiting for a row lock would otherwise commit whenever the lock frees, after its client was
+   * told nothing and the process has exited. Canceled, it writes nothing and the pool can end.
+   * Returns how many; 0 where the pool is not pg-pool's (embedded PGlite: one process).
+   */
+  async cancelRunning(): Promise<number> {
+    // pg-pool keeps every client in `_clients`, the idle ones in `_idle`
+    const internal = this.pool as unknown as { _clients?: (PoolClient & { processID?: number })[]; _idle?: { client: PoolClient }[]; options: object };
+    if (!Array.isArray(internal._clients) || !Array.isArray(internal._idle)) return 0;
+    const idle = new Set(internal._idle.map((item) => item.client));
+    const pids = internal._clients.filter((client) => !idle.has(client) && client.processID).map((client) => client.processID);
+    if (pids.length === 0) return 0;
+    const canceller = new Client({ ...internal.options, statement_timeout: 5000 });
+    try {
+      await canceller.connect();
+      await canceller.query('SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
+    } finally {
+      await canceller.end().catch(() => undefined);
+    }
+    return pids.length;
   }
 
   /** Outside a transaction every statement commits on its own: a hook registered after one runs at once. */

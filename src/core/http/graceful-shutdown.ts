@@ -1,5 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Db } from '../database/db';
 import { DrainState } from '../health/drain-state';
 
 /** No new request for this long (probes aside) means load balancers have stopped sending any. */
@@ -15,7 +16,7 @@ const PROBE = /^\/rest\/(ready|health)(\?|$)/;
  *    are still served, each response closing its connection; this lasts until no request has
  *    arrived for QUIET_MS, at most min(MAX_DRAIN_MS, timeoutMs / 2);
  * 2. close: stop accepting connections, let in-flight requests finish (until `timeoutMs` after
- *    the signal, then their connections are closed), stop the webhook dispatcher once its
+ *    the signal, then their connections are closed and their statements canceled), stop the webhook dispatcher once its
  *    deliveries in flight are recorded, close the database pool, exit 0.
  * A second signal, or a shutdown that still hangs 5 s after the timeout (a statement stuck in
  * the database), exits 1: not a clean stop.
@@ -66,6 +67,11 @@ export function exitGracefullyOnSignals(app: INestApplication, timeoutMs: number
     const force = setTimeout(() => {
       logger.warn('in-flight requests still running at the shutdown timeout: closing their connections');
       server.closeAllConnections?.();
+      // their statements too: none may commit after its client was cut off (see Db.cancelRunning)
+      app.get(Db).cancelRunning().then(
+        (canceled) => canceled && logger.warn(`canceled ${canceled} statement(s) of those requests`),
+        (error: Error) => logger.warn(`could not cancel their statements: ${error.message}`),
+      );
     }, timeoutMs);
     force.unref();
     const deadline = setTimeout(() => {
