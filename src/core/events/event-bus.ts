@@ -63,16 +63,18 @@ export interface EventfulWrite {
 export class RecordEventBus implements OnApplicationBootstrap {
   private readonly subscribers: RecordEventSubscriber[] = [];
   private readonly names = new StatementNames();
+  private written: readonly string[] = [];
 
   constructor(private readonly catalog: CollectionCatalog) {}
 
   subscribe(subscriber: RecordEventSubscriber): void {
     this.subscribers.push(subscriber);
+    this.written = this.subscribers.flatMap((s) => s.writes);
   }
 
   /** Collections whose rows a write's events may add (besides the written collection). */
-  get writes(): string[] {
-    return this.subscribers.flatMap((s) => s.writes);
+  get writes(): readonly string[] {
+    return this.written;
   }
 
   /** Fails the start when a collection declares what no registered subscriber honours. */
