@@ -8,13 +8,13 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   // Left alone, V8 lets the old generation grow to up to 4x what survived the last full GC
   // before collecting it again: under 32 connections that took RSS to 300-330 MB for ~50 MB of
-  // live data. A 2x bound keeps it near 200 MB for a few percent of throughput (bench/README.md).
+  // live data. A 1.5x bound keeps it near 200 MB (HEAP_GROWTH_PERCENT, README configuration table).
   if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   // V8 "pretenures" the objects of an allocation site (allocates them in the old generation at
   // once) when most of them survived a young-generation GC once. Some of Fastify's per-request
   // sites got there during start-up and stayed: every request then left ~6 kB in the old
   // generation, a full GC every second and RSS 250-276 MB; without it, the young generation
-  // reclaims them (get one on Fastify: +19 % req/s, RSS 196 MB; bench/README.md).
+  // reclaims them (get one on Fastify: +19 % req/s, RSS 196 MB, measured with npm run bench).
   setFlagsFromString('--no-allocation-site-pretenuring');
   const { app } = await createApp({ config });
   await app.listen(config.port, config.host);

@@ -72,7 +72,7 @@ export interface AppConfig {
   logLevel: string;
   /**
    * How far V8 lets the old generation grow past what survived the last full GC, in percent
-   * (`HEAP_GROWTH_PERCENT`, default 100; 0 = V8's own factor, up to 300 %). Set by main.ts.
+   * (`HEAP_GROWTH_PERCENT`, default 50; 0 = V8's own factor, up to 300 %). Set by main.ts.
    */
   heapGrowthPercent: number;
 }
@@ -207,7 +207,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     countCacheTtlMs: read.int('COUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
-    heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 100, 0, 300),
+    heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),
   };
   if (read.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);
