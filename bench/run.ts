@@ -26,7 +26,7 @@ import { Client } from 'pg';
 import autocannon, { AutocannonInstance } from './lib/autocannon';
 import { encodeBaselineCursor } from './lib/baseline-cursor';
 import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, restoreSeededPeople, seed, seededCounts, seedOpportunities, vacuumSeeded } from './lib/database';
-import { Child, cpuSeconds, freePort, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
+import { Child, cpuSeconds, cpuSince, freePort, postgresCpu, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
 import { markdownTable, median, RunResult, summarize, textTable } from './lib/report';
 import { firstDifference, HttpRequest, PeerData, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
 import { explainCaptured, explainConnection, explainReport, ExplainResult } from './lib/explain';
@@ -277,6 +277,8 @@ async function main(): Promise<void> {
   const readsAdapter = buildReadsHttpAdapter(join(serviceDir, 'dist', 'src'));
 
   const url = options.databaseUrl;
+  // PostgreSQL's CPU per request is read from /proc: only when the server runs on this machine
+  const localDatabase = ['127.0.0.1', 'localhost', '::1', '[::1]', ''].includes(new URL(url).hostname);
   if (await ensureDatabase(url)) log(`created database ${databaseName(url)}`);
   log('applying migrations...');
   await runCommand(process.execPath, [join('dist', 'src', 'cli', 'migrate.js')], serviceDir, { DATABASE_URL: url });
@@ -375,6 +377,7 @@ async function main(): Promise<void> {
           }
           const rss = target.child ? sampleRss(target.child.pid) : undefined;
           const cpuBefore = target.child ? cpuSeconds(target.child.pid) : undefined;
+          const dbCpuBefore = localDatabase ? postgresCpu() : undefined;
           const { result } = await load(target, key.token, scenario, data, {
             duration: options.duration,
             connections: scenario.connections ?? options.connections,
@@ -407,12 +410,14 @@ async function main(): Promise<void> {
           if (cpuBefore !== undefined && cpuAfter !== undefined && sent > 0) {
             run.cpuMsPerRequest = ((cpuAfter - cpuBefore) * 1000) / sent;
           }
+          const dbCpuAfter = dbCpuBefore ? postgresCpu() : undefined;
+          if (dbCpuBefore && dbCpuAfter && sent > 0) run.dbCpuMsPerRequest = (cpuSince(dbCpuBefore, dbCpuAfter) * 1000) / sent;
           runs.push(run);
           done++;
           log(
             `[${done}/${total}] round ${round} ${scenario.name.padEnd(12)} ${target.name.padEnd(8)} ` +
               `${run.reqPerSec.toFixed(1).padStart(8)} req/s  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms  ` +
-              `errors ${run.non2xx + run.errors}  RSS ${run.maxRssMb?.toFixed(0) ?? '?'} MB  CPU ${run.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/req`,
+              `errors ${run.non2xx + run.errors}  RSS ${run.maxRssMb?.toFixed(0) ?? '?'} MB  CPU ${run.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/req  DB CPU ${run.dbCpuMsPerRequest?.toFixed(2) ?? '?'} ms/req`,
           );
           if (scenario.writes) {
             // every target's writes start from the same tables (no rows, dead tuples or index
@@ -573,6 +578,8 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
       HOST: '127.0.0.1',
       BASELINE_CURSOR_KEY: cursorKey.toString('hex'),
       BULK_MAX: '10000',
+      // --env DB_POOL_SIZE=N sizes both pools alike
+      ...(options.serviceEnv.DB_POOL_SIZE ? { DB_POOL_SIZE: options.serviceEnv.DB_POOL_SIZE } : {}),
       TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
     },
     ROOT,

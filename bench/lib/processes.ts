@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A server the benchmark started: its process, its log file and the last lines it printed. */
@@ -137,3 +137,40 @@ export function cpuSeconds(pid: number): number | undefined {
 }
 /** USER_HZ: 100 on every Linux build that matters here. */
 const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds used so far by each running process named `postgres` (the server, its backends and
+ * background workers), by pid; undefined when there is none (a database on another machine, or
+ * /proc unreadable). Diff two snapshots with `cpuSince`.
+ */
+export function postgresCpu(): Map<number, number> | undefined {
+  const found = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      found.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return found.size ? found : undefined;
+}
+
+/**
+ * CPU seconds the postgres processes used between two snapshots (processes started meanwhile count
+ * from 0; the CPU of a process that ended meanwhile is lost, so this can only undercount).
+ */
+export function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += Math.max(0, seconds - (before.get(pid) ?? 0));
+  return total;
+}

@@ -14,6 +14,8 @@ export interface RunResult {
   maxRssMb?: number;
   /** CPU time the target process used during the measured run, per request (ms). */
   cpuMsPerRequest?: number;
+  /** CPU time PostgreSQL's processes used during the measured run, per request (ms; local database only). */
+  dbCpuMsPerRequest?: number;
 }
 
 /** A scenario x target line of the table: medians over rounds (errors summed, RSS maximum). */
@@ -31,6 +33,7 @@ export interface SummaryRow {
   errors?: number;
   maxRssMb?: number;
   cpuMsPerRequest?: number;
+  dbCpuMsPerRequest?: number;
   /** This target's req/s over the baseline's (medians): 0.5 = half the baseline's throughput. */
   ratio?: number;
   /** This target's p50 over the baseline's p50. */
@@ -74,6 +77,7 @@ export function summarize(
       const p50 = median(mine.map((r) => r.p50));
       const rss = mine.map((r) => r.maxRssMb).filter((v): v is number => v !== undefined);
       const cpu = mine.map((r) => r.cpuMsPerRequest).filter((v): v is number => v !== undefined);
+      const dbCpu = mine.map((r) => r.dbCpuMsPerRequest).filter((v): v is number => v !== undefined);
       rows.push({
         scenario: scenario.name,
         target: target.name,
@@ -86,6 +90,7 @@ export function summarize(
         errors: mine.reduce((n, r) => n + r.non2xx + r.errors, 0),
         maxRssMb: rss.length ? Math.max(...rss) : undefined,
         cpuMsPerRequest: cpu.length ? median(cpu) : undefined,
+        dbCpuMsPerRequest: dbCpu.length ? median(dbCpu) : undefined,
         ratio: baseRps ? rps / baseRps : undefined,
         p50Ratio: baseP50 ? p50 / baseP50 : undefined,
         peerRatio: peerRps ? rps / peerRps : undefined,
@@ -98,7 +103,7 @@ export function summarize(
 
 const fmt = (v: number | undefined, digits = 0) => (v === undefined ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 
-const HEADERS = ['scenario', 'target', 'req/s', 'records/s', 'p50 ms', 'p99 ms', 'errors', 'max RSS MB', 'CPU ms/req', 'ratio'];
+const HEADERS = ['scenario', 'target', 'req/s', 'records/s', 'p50 ms', 'p99 ms', 'errors', 'max RSS MB', 'CPU ms/req', 'DB CPU ms/req', 'ratio'];
 
 /** The columns: with a peer, one more ratio (req/s over the peer's). */
 function headers(peer?: string): string[] {
@@ -112,7 +117,7 @@ export const PEER_WRITES_NOTE =
 function cells(row: SummaryRow, peer?: string): string[] {
   const extra = peer ? 1 : 0;
   const target = row.peerWritesLess ? `${row.target}*` : row.target;
-  if (row.status !== 'ok') return [row.scenario, target, row.status, ...Array<string>(7 + extra).fill('')];
+  if (row.status !== 'ok') return [row.scenario, target, row.status, ...Array<string>(8 + extra).fill('')];
   return [
     row.scenario,
     target,
@@ -123,6 +128,7 @@ function cells(row: SummaryRow, peer?: string): string[] {
     fmt(row.errors),
     fmt(row.maxRssMb),
     fmt(row.cpuMsPerRequest, 2),
+    fmt(row.dbCpuMsPerRequest, 2),
     row.target === 'baseline' ? '1' : fmt(row.ratio, 2),
     ...(peer ? [row.target === peer ? '1' : row.peerRatio === undefined ? 'n/a' : fmt(row.peerRatio, 2)] : []),
   ];
