@@ -127,13 +127,17 @@ export function sampleRss(pid: number, intervalMs = 100): { stop: () => number |
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; undefined when unreadable. */
 export function cpuSeconds(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // after "pid (comm) ": state is field 3, utime field 14 and stime field 15 (1-based, man 5 proc)
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** User + system CPU seconds of a /proc/<pid>/stat line. */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // after "pid (comm) ": state is field 3, utime field 14 and stime field 15 (1-based, man 5 proc)
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 /** USER_HZ: 100 on every Linux build that matters here. */
 const CLOCK_TICKS = 100;
@@ -156,8 +160,7 @@ export function postgresCpu(): Map<number, number> | undefined {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      found.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+      found.set(Number(entry), statCpuSeconds(stat));
     } catch {
       // the process ended meanwhile
     }
