@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 
-/** Keep-alive connections to the load balancer, as a client pool would hold (node:http costs less CPU than fetch). */
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+/**
+ * Keep-alive connections to the load balancer, as a client pool would hold (node:http costs less
+ * CPU than fetch). An idle connection is closed by the client after 5 s, before HAProxy's `timeout
+ * http-keep-alive 10s` closes it: otherwise a request sent on a connection just as HAProxy closes it
+ * fails with ECONNRESET without ever reaching HAProxy (seen once in CI, 10.8 s after the SIGKILL
+ * burst had opened extra connections that then sat idle). Sockets in use keep the 30 s of `send`.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 5_000 });
 
 /** One HTTP request through `agent`; rejects on a socket error or after 30 s. */
 function send(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string }> {
