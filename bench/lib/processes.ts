@@ -139,6 +139,7 @@ function statCpuSeconds(stat: string): number {
   // after "pid (comm) ": state is field 3, utime field 14 and stime field 15 (1-based, man 5 proc)
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
+
 /** USER_HZ: 100 on every Linux build that matters here. */
 const CLOCK_TICKS = 100;
 
