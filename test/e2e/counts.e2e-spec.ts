@@ -83,6 +83,58 @@ describe('totalCount', () => {
     expect(await orphans()).toBe(before + 2);
   });
 
+  it('stays exact through relation paths when only the related collection changes', async () => {
+    const tag = `cr${Date.now()}`;
+    const owner = (await t.http.post('/workspaceMembers?depth=0', { name: { firstName: 'Count', lastName: tag }, userId: '00000000-0000-4000-8000-0000000000c1' }))
+      .body.data.createWorkspaceMember;
+    const companies = (
+      await t.http.post('/batch/companies?depth=0', [
+        { name: `${tag} small`, employees: 3, accountOwnerId: owner.id },
+        { name: `${tag} large`, employees: 3000 },
+      ])
+    ).body.data.createCompanies;
+    await t.http.post('/batch/people?depth=0', [
+      { name: { firstName: 'A', lastName: tag }, companyId: companies[0].id, jobTitle: 'Engineer' },
+      { name: { firstName: 'B', lastName: tag }, companyId: companies[0].id, jobTitle: 'Engineer' },
+      { name: { firstName: 'C', lastName: tag }, companyId: companies[1].id, jobTitle: 'Engineer' },
+    ]);
+    const people = (filter: string) => countOf(`/people?filter=${encodeURIComponent(`${filter},name.lastName[eq]:${tag}`)}&limit=1`);
+    const companiesWith = (filter: string) => countOf(`/companies?filter=${encodeURIComponent(`${filter},name[startsWith]:${tag}`)}&limit=1`);
+
+    // many-to-one: people counted through their company; only the company is written
+    expect(await people('company.employees[gt]:1000')).toBe(1);
+    await t.http.patch(`/companies/${companies[0].id}`, { employees: 5000 });
+    expect(await people('company.employees[gt]:1000')).toBe(3);
+    await t.http.delete(`/companies/${companies[1].id}?soft_delete=true`);
+    expect(await people('company.employees[gt]:1000')).toBe(2);
+
+    // two hops: through the company to its account owner
+    expect(await people(`company.accountOwner.name.lastName[eq]:${tag}`)).toBe(2);
+    await t.http.patch(`/workspaceMembers/${owner.id}`, { name: { firstName: 'Count', lastName: `${tag}x` } });
+    expect(await people(`company.accountOwner.name.lastName[eq]:${tag}`)).toBe(0);
+
+    // one-to-many: companies counted through their people; only a person is written
+    expect(await companiesWith('people.jobTitle[eq]:CTO')).toBe(0);
+    const [someone] = (await t.http.get(`/people?filter=${encodeURIComponent(`name.lastName[eq]:${tag},name.firstName[eq]:A`)}&limit=1`)).body.data.people;
+    await t.http.patch(`/people/${someone.id}`, { jobTitle: 'CTO' });
+    expect(await companiesWith('people.jobTitle[eq]:CTO')).toBe(1);
+  });
+
+  it('stays exact in the collections a merge re-points', async () => {
+    const [keep, gone] = (
+      await t.http.post('/batch/people?depth=0', [{ name: { firstName: 'Keep', lastName: 'Merge' } }, { name: { firstName: 'Gone', lastName: 'Merge' } }])
+    ).body.data.createPeople;
+    await t.http.post('/batch/opportunities?depth=0', [
+      { name: 'Merge deal 1', pointOfContactId: keep.id },
+      { name: 'Merge deal 2', pointOfContactId: gone.id },
+      { name: 'Merge deal 3', pointOfContactId: gone.id },
+    ]);
+    const deals = () => countOf(`/opportunities?filter=pointOfContactId[eq]:${keep.id}&limit=1`);
+    expect(await deals()).toBe(1);
+    expect((await t.http.patch('/people/merge?depth=0', { ids: [keep.id, gone.id] })).status).toBe(200);
+    expect(await deals()).toBe(3);
+  });
+
   it('honours Prefer: count=none, count=estimated and count=exact', async () => {
     const none = await t.http.get(`/companies?filter=${filter}`, { headers: { prefer: 'count=none' } });
     expect(none.status).toBe(200);

@@ -41,12 +41,15 @@ export class CountCache {
     this.ttlMs = config.countCacheTtlMs;
   }
 
-  /** The count for `key` (a normalized filter) of `collection`: cached, or computed now. */
-  async count(collection: string, key: string, compute: () => Promise<number>): Promise<number> {
+  /**
+   * The count for `key` (a normalized filter) of `collections[0]`, reading `collections` (its own
+   * and those its filter goes through): cached while none of them changed, or computed now.
+   */
+  async count(collections: readonly string[], key: string, compute: () => Promise<number>): Promise<number> {
     if (!this.enabled) return compute();
-    const version = await this.version(collection);
+    const version = await this.version(collections);
     if (version === undefined) return compute();
-    const cacheKey = `${collection}\u0000${key}`;
+    const cacheKey = `${collections.join(',')}\u0000${key}`;
     const hit = this.entries.get(cacheKey);
     if (hit && hit.version === version && Date.now() - hit.at < this.ttlMs) {
       this.entries.delete(cacheKey); // least recently used goes first
@@ -79,13 +82,13 @@ export class CountCache {
     for (const name of names) this.localVersions.set(name, randomUUID());
   }
 
-  /** Current version, or undefined when it cannot be known (Redis unreachable). */
-  private async version(collection: string): Promise<string | undefined> {
-    const local = this.localVersions.get(collection) ?? 'initial';
+  /** Current versions of `collections`, or undefined when they cannot be known (Redis unreachable). */
+  private async version(collections: readonly string[]): Promise<string | undefined> {
+    const local = collections.map((c) => this.localVersions.get(c) ?? 'initial').join(',');
     if (!this.shared) return local;
     try {
-      const shared = await this.shared.get(VERSION_KEY(collection));
-      return `${shared ?? 'none'}/${local}`;
+      const shared = await this.shared.mget(collections.map(VERSION_KEY));
+      return `${shared.map((v) => v ?? 'none').join(',')}/${local}`;
     } catch {
       return undefined;
     }

@@ -79,6 +79,18 @@ export function filterSql(target: QueryTarget, node: FilterNode, params: SqlPara
   }
 }
 
+/** The tables a filter reads through relation paths (`company.employees` reads `company`), each once. */
+export function filterRelationTables(target: QueryTarget, node: FilterNode | undefined): string[] {
+  const tables = new Set<string>();
+  const visit = (n: FilterNode): void => {
+    if (n.kind === 'predicate') target.resolve(n.path).hops?.forEach((hop) => tables.add(hop.table));
+    else if (n.kind === 'not') visit(n.child);
+    else n.children.forEach(visit);
+  };
+  if (node) visit(node);
+  return [...tables];
+}
+
 /** True when the filter names `deletedAt` anywhere (then soft-deleted rows are not hidden). */
 export function filterMentions(node: FilterNode | undefined, field: string): boolean {
   if (!node) return false;

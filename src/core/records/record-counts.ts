@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CountCache } from '../cache/count-cache';
 import { Db } from '../database/db';
+import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
+import { filterRelationTables } from '../query/apply-query';
+import { FilterNode } from '../query/parse-filter';
 import { Repositories } from '../repository/repositories';
 
 /** How totalCount is computed (`Prefer: count=...`): exact (default), the planner's estimate, or not at all (null). */
@@ -17,18 +20,25 @@ export class RecordCounts {
     private readonly db: Db,
     private readonly repositories: Repositories,
     private readonly cache: CountCache,
+    private readonly catalog: CollectionCatalog,
   ) {}
 
-  counter(meta: CollectionMeta, mode: CountMode): Counter {
+  /**
+   * The counter of a list of `meta` filtered by `filter`. A cached exact count is kept with the
+   * versions of every collection the filter reads: its own, and those its relation paths go through
+   * (a people count filtered by `company.employees` changes when a company does).
+   */
+  counter(meta: CollectionMeta, mode: CountMode, filter?: FilterNode): Counter {
     const repository = this.repositories.of(meta);
     switch (mode) {
       case 'none':
         return async () => null;
       case 'estimated':
         return (where, values) => repository.estimate(this.db, where, values);
-      default:
-        return (where, values) =>
-          this.cache.count(meta.plural, `${where}\u0000${JSON.stringify(values)}`, () => repository.count(this.db, where, values));
+      default: {
+        const reads = [meta.plural, ...filterRelationTables(meta, filter).map((table) => this.catalog.byTableName(table)!.plural)];
+        return (where, values) => this.cache.count(reads, `${where}\u0000${JSON.stringify(values)}`, () => repository.count(this.db, where, values));
+      }
     }
   }
 }

@@ -44,11 +44,17 @@ export class RecordMerges {
 
   async merge(meta: CollectionMeta, input: MergeInput, shape: Shape, actor: RequestActor): Promise<ApiRecord> {
     try {
-      return await this.unit.run(meta, async (tx) => {
-        const record = await this.mergeIn(tx, meta, input, shape, actor);
-        if (input.dryRun) throw new DryRun(record);
-        return record;
-      });
+      // the collections whose join columns are re-pointed change too
+      const repointed = { also: meta.oneToMany.map((rel) => rel.target) };
+      return await this.unit.run(
+        meta,
+        async (tx) => {
+          const record = await this.mergeIn(tx, meta, input, shape, actor);
+          if (input.dryRun) throw new DryRun(record);
+          return record;
+        },
+        repointed,
+      );
     } catch (error) {
       if (error instanceof DryRun) return error.record;
       throw error;

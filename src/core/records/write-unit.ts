@@ -24,8 +24,11 @@ export interface CreateResult {
   replayed: boolean;
 }
 
-/** Which cached counts a write may change: its own collection's, or every collection's (a hard delete's cascades). */
-export type Touches = 'own' | 'all';
+/**
+ * Which cached counts a write may change: its own collection's, every collection's (a hard
+ * delete's cascades), or its own and these others' (a merge re-points their join columns).
+ */
+export type Touches = 'own' | 'all' | { also: readonly string[] };
 
 /**
  * The frame of every write: one transaction, then (committed, before the answer) the cached
@@ -81,6 +84,7 @@ export class WriteUnit {
   }
 
   private changed(meta: CollectionMeta, touches: Touches): Promise<void> {
-    return this.counts.changed(touches === 'all' ? this.catalog.all().map((m) => m.plural) : [meta.plural, ...this.events.writes]);
+    if (touches === 'all') return this.counts.changed(this.catalog.all().map((m) => m.plural));
+    return this.counts.changed([meta.plural, ...this.events.writes, ...(touches === 'own' ? [] : touches.also)]);
   }
 }
