@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { ColumnRef } from '../../src/core/model/column-ref';
+import { FILTER_OPERATORS } from '../../src/core/query/parse-filter';
 import { ALL_COLLECTIONS, catalog } from '../support/fixtures';
 import { answerViolations } from '../support/fuzz-checks';
 import { HttpResponse } from '../support/http';
@@ -18,7 +19,7 @@ const SEED = 20261125;
 const RUNS = 900;
 const PLURALS = ALL_COLLECTIONS.map((m) => m.plural);
 const SEARCHABLE = ALL_COLLECTIONS.filter((m) => m.searchable).map((m) => m.plural);
-const OPERATORS = ['eq', 'neq', 'in', 'containsAny', 'is', 'gt', 'gte', 'lt', 'lte', 'startsWith', 'endsWith', 'like', 'ilike'];
+const OPERATORS: string[] = [...FILTER_OPERATORS];
 const SORTS = ['AscNullsFirst', 'AscNullsLast', 'DescNullsFirst', 'DescNullsLast'];
 const GRANULARITIES = ['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'DAY_OF_THE_WEEK', 'MONTH_OF_THE_YEAR', 'QUARTER_OF_THE_YEAR'];
 const AGGREGATES = ['countEmpty', 'countNotEmpty', 'countUniqueValues', 'percentageEmpty', 'percentageNotEmpty', 'countTrue', 'countFalse', 'min', 'max', 'avg', 'sum'];
