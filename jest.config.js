@@ -8,7 +8,10 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', d
 const moduleNameMapper = { '^content-disposition$': require.resolve('content-disposition') };
 
 /** Never crawl the build output (dist/ holds compiled copies of every file, specs included). */
-const ignore = { modulePathIgnorePatterns: ['<rootDir>/dist/'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'] };
+const ignore = {
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'],
+};
 
 module.exports = {
   projects: [

@@ -90,6 +90,7 @@ const pool = new Pool({
 });
 pool.on('error', (error) => process.stderr.write(`idle connection error: ${error.message}\n`));
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows as pg parses them, read field by field like the service's
 type Row = Record<string, any>;
 
 async function query(text: string, values?: unknown[]): Promise<Row[]> {
@@ -190,7 +191,18 @@ const createdBy: Field = {
     sub('context', 'createdByContext', 'json', {}),
   ],
 };
-const ACTOR_SOURCES = ['EMAIL', 'CALENDAR', 'WORKFLOW', 'API', 'IMPORT', 'MANUAL', 'SYSTEM', 'WEBHOOK', 'AGENT', 'APPLICATION'];
+const ACTOR_SOURCES = [
+  'EMAIL',
+  'CALENDAR',
+  'WORKFLOW',
+  'API',
+  'IMPORT',
+  'MANUAL',
+  'SYSTEM',
+  'WEBHOOK',
+  'AGENT',
+  'APPLICATION',
+];
 
 function collection(def: Omit<Collection, 'selectList' | 'insertColumns' | 'byName'>): Collection {
   const columns = def.fields.flatMap((f) => (f.column ? [f.column.column] : f.subs!.map((s) => s.column)));
@@ -209,11 +221,18 @@ const people = collection({
   pascal: 'Person',
   pascalPlural: 'People',
   fields: [
-    { name: 'name', nullable: true, subs: [sub('firstName', 'nameFirstName', 'text', ''), sub('lastName', 'nameLastName', 'text', '')] },
+    {
+      name: 'name',
+      nullable: true,
+      subs: [sub('firstName', 'nameFirstName', 'text', ''), sub('lastName', 'nameLastName', 'text', '')],
+    },
     {
       name: 'emails',
       nullable: false,
-      subs: [sub('primaryEmail', 'emailsPrimaryEmail', 'text', ''), sub('additionalEmails', 'emailsAdditionalEmails', 'json', null)],
+      subs: [
+        sub('primaryEmail', 'emailsPrimaryEmail', 'text', ''),
+        sub('additionalEmails', 'emailsAdditionalEmails', 'json', null),
+      ],
     },
     links('linkedinLink', true),
     links('xLink', true),
@@ -241,7 +260,10 @@ const people = collection({
     position: { column: 'position', type: 'number', def: 0 },
   },
   duplicateCriteria: [
-    [['name.firstName', 'nameFirstName'], ['name.lastName', 'nameLastName']],
+    [
+      ['name.firstName', 'nameFirstName'],
+      ['name.lastName', 'nameLastName'],
+    ],
     [['linkedinLink.primaryLinkUrl', 'linkedinLinkPrimaryLinkUrl']],
     [['emails.primaryEmail', 'emailsPrimaryEmail']],
   ],
@@ -348,13 +370,29 @@ function toChildRecord(row: Row): Row {
   return record;
 }
 function toOpportunityRecord(row: Row): Row {
-  const { amountAmountMicros, amountCurrencyCode, createdBySource, createdByWorkspaceMemberId, createdByName, createdByContext, ...rest } = row;
+  const {
+    amountAmountMicros,
+    amountCurrencyCode,
+    createdBySource,
+    createdByWorkspaceMemberId,
+    createdByName,
+    createdByContext,
+    ...rest
+  } = row;
   const record = toChildRecord(rest);
   record.amount =
     amountAmountMicros === null && (amountCurrencyCode === null || amountCurrencyCode === undefined)
       ? null
-      : { amountMicros: amountAmountMicros === null ? null : Number(amountAmountMicros), currencyCode: amountCurrencyCode };
-  record.createdBy = { source: createdBySource, workspaceMemberId: createdByWorkspaceMemberId, name: createdByName, context: createdByContext };
+      : {
+          amountMicros: amountAmountMicros === null ? null : Number(amountAmountMicros),
+          currencyCode: amountCurrencyCode,
+        };
+  record.createdBy = {
+    source: createdBySource,
+    workspaceMemberId: createdByWorkspaceMemberId,
+    name: createdByName,
+    context: createdByContext,
+  };
   return record;
 }
 
@@ -371,7 +409,8 @@ function checkValue(type: ValueType, value: unknown, path: string, problems: str
       : type === 'number'
         ? typeof value === 'number' && Number.isFinite(value)
         : type === 'numeric'
-          ? (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
+          ? (typeof value === 'number' && Number.isFinite(value)) ||
+            (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value))
           : type === 'boolean'
             ? typeof value === 'boolean'
             : type === 'uuid'
@@ -397,7 +436,8 @@ function validate(c: Collection, body: unknown, partial: boolean, prefix = ''): 
       continue;
     }
     if (value === null) {
-      if (!field.nullable && !(field.column && field.column.def === null)) problems.push(`${prefix}${key} must not be null`);
+      if (!field.nullable && !(field.column && field.column.def === null))
+        problems.push(`${prefix}${key} must not be null`);
       continue;
     }
     if (field.column) {
@@ -441,7 +481,8 @@ function insertValues(c: Collection, input: Row, actor: Actor): unknown[] {
       continue;
     }
     for (const s of field.subs!) {
-      const value = given === undefined ? s.def : given === null ? null : given[s.key] === undefined ? s.def : given[s.key];
+      const value =
+        given === undefined ? s.def : given === null ? null : given[s.key] === undefined ? s.def : given[s.key];
       values.push(encode(s, value));
     }
   }
@@ -485,13 +526,22 @@ interface RecordEvent {
 function updatedEvent(recordId: string, before: Row, after: Row): RecordEvent {
   const diff: Row = {};
   for (const [key, value] of Object.entries(after)) {
-    if (key !== 'updatedAt' && !isDeepStrictEqual(value, before[key])) diff[key] = { before: before[key], after: value };
+    if (key !== 'updatedAt' && !isDeepStrictEqual(value, before[key]))
+      diff[key] = { before: before[key], after: value };
   }
   return { action: 'updated', recordId, before, after, diff, updatedFields: Object.keys(diff) };
 }
 
 const TIMELINE_COLUMNS = [
-  'workspaceMemberId', 'personId', 'companyId', 'opportunityId', 'noteId', 'taskId', 'workflowId', 'workflowVersionId', 'workflowRunId',
+  'workspaceMemberId',
+  'personId',
+  'companyId',
+  'opportunityId',
+  'noteId',
+  'taskId',
+  'workflowId',
+  'workflowVersionId',
+  'workflowRunId',
 ];
 const TIMELINE_COLUMN_OF: Record<string, string> = { people: 'personId', companies: 'companyId' };
 
@@ -527,7 +577,8 @@ function recordJson(c: Collection, alias: string): string {
   return `jsonb_build_object(${pairs.join(', ')})`; // 17 pairs: under the 100 arguments of jsonb_build_object
 }
 
-const EVENT_COLUMNS = '"name" text, "action" text, "objectName" text, "recordId" uuid, "before" jsonb, "after" jsonb, "diff" jsonb, "updatedFields" jsonb';
+const EVENT_COLUMNS =
+  '"name" text, "action" text, "objectName" text, "recordId" uuid, "before" jsonb, "after" jsonb, "diff" jsonb, "updatedFields" jsonb';
 const PROPERTIES =
   `CASE e."action" WHEN 'updated' THEN jsonb_build_object('before', e."before", 'after', e."after", 'diff', e."diff") ` +
   `WHEN 'created' THEN jsonb_build_object('after', e."after") WHEN 'restored' THEN jsonb_build_object('after', e."after") ` +
@@ -558,7 +609,11 @@ function eventCtes(c: Collection, params: unknown[], actor: Actor): string {
 const OUTBOX_COUNT = '(SELECT count(*)::int FROM outbox) AS "__c0"';
 
 /** A named (prepared once per connection) statement, as the service names its single-record writes. */
-const prepared = (text: string, values: unknown[]) => ({ name: `w_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text, values });
+const prepared = (text: string, values: unknown[]) => ({
+  name: `w_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
+  text,
+  values,
+});
 
 /** One statement: `write` (CTEs ending in `u`, the written rows), `ev` (`events`), the event CTEs; answers the rows of `u` by id. */
 function eventfulSql(c: Collection, write: string[], events: string, params: unknown[], actor: Actor): string {
@@ -576,11 +631,22 @@ const createdEvents = (c: Collection) =>
  * change beside its columns after; the diff compares the fields of the assigned columns; an
  * event for every record whose fields changed. `atMost`: nothing updated when `targets` has more.
  */
-function updateSql(c: Collection, targets: string, columns: string[], first: number, atMost?: number): { write: string[]; events: string } {
-  const sets = columns.map((col, i) => `"${col}" = $${first + i}`).concat('"updatedAt" = now()').join(', ');
+function updateSql(
+  c: Collection,
+  targets: string,
+  columns: string[],
+  first: number,
+  atMost?: number,
+): { write: string[]; events: string } {
+  const sets = columns
+    .map((col, i) => `"${col}" = $${first + i}`)
+    .concat('"updatedAt" = now()')
+    .join(', ');
   const guard = atMost === undefined ? '' : ` AND (SELECT count(*) FROM b) <= ${atMost}`;
   const own = c.selectList.replace(/(^|, )"/g, '$1t."');
-  const fields = c.fields.filter((f) => (f.column ? [f.column.column] : f.subs!.map((s) => s.column)).some((col) => columns.includes(col))).map((f) => f.name);
+  const fields = c.fields
+    .filter((f) => (f.column ? [f.column.column] : f.subs!.map((s) => s.column)).some((col) => columns.includes(col)))
+    .map((f) => f.name);
   const names = `ARRAY[${fields.map((n) => `'${n}'`).join(', ')}]::text[]`;
   const diff =
     `(SELECT coalesce(jsonb_object_agg(k.key, jsonb_build_object('before', c."before" -> k.key, 'after', c."after" -> k.key)), '{}'::jsonb) ` +
@@ -613,7 +679,10 @@ async function recordEvents(client: PoolClient, c: Collection, events: RecordEve
     updatedFields: e.updatedFields ?? null,
   }));
   const params: unknown[] = [JSON.stringify(rows)];
-  const ctes = [`ev AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(${EVENT_COLUMNS}))`, eventCtes(c, params, actor)];
+  const ctes = [
+    `ev AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(${EVENT_COLUMNS}))`,
+    eventCtes(c, params, actor),
+  ];
   await client.query(`WITH ${ctes.join(', ')} SELECT 1, ${OUTBOX_COUNT} FROM (SELECT 1) one`, params);
 }
 
@@ -629,49 +698,89 @@ const PERSON_CHILDREN: { name: string; join: string; sql: string; map: (row: Row
   {
     name: 'attachments',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "name", "fullPath", "type", "authorId", "taskId", "noteId", "personId", "companyId", "opportunityId"', 'attachment', 'personId', BY_ID),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "name", "fullPath", "type", "authorId", "taskId", "noteId", "personId", "companyId", "opportunityId"',
+      'attachment',
+      'personId',
+      BY_ID,
+    ),
     map: toChildRecord,
   },
   {
     name: 'messageParticipants',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "role", "handle", "displayName", "messageId", "personId", "workspaceMemberId"', 'messageParticipant', 'personId', BY_ID),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "role", "handle", "displayName", "messageId", "personId", "workspaceMemberId"',
+      'messageParticipant',
+      'personId',
+      BY_ID,
+    ),
     map: toChildRecord,
   },
   {
     name: 'noteTargets',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "noteId", "personId", "companyId", "opportunityId"', 'noteTarget', 'personId', BY_ID),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "noteId", "personId", "companyId", "opportunityId"',
+      'noteTarget',
+      'personId',
+      BY_ID,
+    ),
     map: toChildRecord,
   },
   {
     name: 'calendarEventParticipants',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "handle", "displayName", "isOrganizer", "responseStatus", "calendarEventId", "personId", "workspaceMemberId"', 'calendarEventParticipant', 'personId', BY_ID),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "handle", "displayName", "isOrganizer", "responseStatus", "calendarEventId", "personId", "workspaceMemberId"',
+      'calendarEventParticipant',
+      'personId',
+      BY_ID,
+    ),
     map: toChildRecord,
   },
   {
     name: 'pointOfContactForOpportunities',
     join: 'pointOfContactId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "name", "amountAmountMicros", "amountCurrencyCode", "closeDate", "stage", "position", "createdBySource", "createdByWorkspaceMemberId", "createdByName", "createdByContext", "pointOfContactId", "companyId", "probability"', 'opportunity', 'pointOfContactId', BY_POSITION),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "name", "amountAmountMicros", "amountCurrencyCode", "closeDate", "stage", "position", "createdBySource", "createdByWorkspaceMemberId", "createdByName", "createdByContext", "pointOfContactId", "companyId", "probability"',
+      'opportunity',
+      'pointOfContactId',
+      BY_POSITION,
+    ),
     map: toOpportunityRecord,
   },
   {
     name: 'favorites',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "position", "forWorkspaceMemberId", "personId", "companyId", "favoriteFolderId", "opportunityId", "workflowId", "workflowVersionId", "workflowRunId", "taskId", "noteId", "viewId"', 'favorite', 'personId', BY_POSITION),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "position", "forWorkspaceMemberId", "personId", "companyId", "favoriteFolderId", "opportunityId", "workflowId", "workflowVersionId", "workflowRunId", "taskId", "noteId", "viewId"',
+      'favorite',
+      'personId',
+      BY_POSITION,
+    ),
     map: toChildRecord,
   },
   {
     name: 'timelineActivities',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "happensAt", "name", "properties", "linkedRecordCachedName", "linkedRecordId", "linkedObjectMetadataId", "workspaceMemberId", "personId", "companyId", "opportunityId", "noteId", "taskId", "workflowId", "workflowVersionId", "workflowRunId"', 'timelineActivity', 'personId', BY_ID),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "happensAt", "name", "properties", "linkedRecordCachedName", "linkedRecordId", "linkedObjectMetadataId", "workspaceMemberId", "personId", "companyId", "opportunityId", "noteId", "taskId", "workflowId", "workflowVersionId", "workflowRunId"',
+      'timelineActivity',
+      'personId',
+      BY_ID,
+    ),
     map: toChildRecord,
   },
   {
     name: 'taskTargets',
     join: 'personId',
-    sql: lateral('"id", "createdAt", "updatedAt", "deletedAt", "taskId", "personId", "companyId", "opportunityId"', 'taskTarget', 'personId', BY_ID),
+    sql: lateral(
+      '"id", "createdAt", "updatedAt", "deletedAt", "taskId", "personId", "companyId", "opportunityId"',
+      'taskTarget',
+      'personId',
+      BY_ID,
+    ),
     map: toChildRecord,
   },
 ];
@@ -683,7 +792,10 @@ async function attachPersonRelations(records: Row[]): Promise<void> {
     const ids = [...new Set(records.map((r) => r.companyId).filter((id): id is string => typeof id === 'string'))];
     const byId = new Map<string, Row>();
     if (ids.length > 0) {
-      const rows = await query(`SELECT ${companies.selectList} FROM "company" WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`, [ids]);
+      const rows = await query(
+        `SELECT ${companies.selectList} FROM "company" WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`,
+        [ids],
+      );
       for (const row of rows) byId.set(row.id, toRecord(companies, row));
     }
     for (const r of records) r.company = typeof r.companyId === 'string' ? (byId.get(r.companyId) ?? null) : null;
@@ -767,9 +879,13 @@ function orderBy(c: Collection, raw: string | null): string {
     const direction = m[2] ?? 'AscNullsFirst';
     return { ...column, descending: direction.startsWith('Desc'), nullsFirst: direction.endsWith('NullsFirst') };
   });
-  if (!keys.some((k) => k.column === 'id')) keys.push({ column: 'id', nullable: false, descending: keys[keys.length - 1].descending, nullsFirst: false });
+  if (!keys.some((k) => k.column === 'id'))
+    keys.push({ column: 'id', nullable: false, descending: keys[keys.length - 1].descending, nullsFirst: false });
   return keys
-    .map((k) => `"${k.column}" ${k.descending ? 'DESC' : 'ASC'}${k.nullable ? ` NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}` : ''}`)
+    .map(
+      (k) =>
+        `"${k.column}" ${k.descending ? 'DESC' : 'ASC'}${k.nullable ? ` NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}` : ''}`,
+    )
     .join(', ');
 }
 
@@ -799,7 +915,10 @@ function listFilter(c: Collection, filter: string, values: unknown[]): string {
   if (related) {
     const relation = MANY_TO_ONE[c.plural]?.[related[1]];
     const column = relation?.target().filterable[related[2]];
-    if (!relation || !column) throw badRequest(`the baseline filters through ${Object.keys(MANY_TO_ONE[c.plural] ?? {}).join(', ') || 'no relation'} only`);
+    if (!relation || !column)
+      throw badRequest(
+        `the baseline filters through ${Object.keys(MANY_TO_ONE[c.plural] ?? {}).join(', ') || 'no relation'} only`,
+      );
     values.push(filterValue(column, related[4]));
     return (
       `EXISTS (SELECT 1 FROM "${relation.target().table}" AS r1 WHERE r1."id" = "${c.table}"."${relation.joinColumn}" ` +
@@ -834,11 +953,17 @@ async function findMany(c: Collection, params: URLSearchParams, countNone: boole
     conditions.push(`"id" > $${values.length}`);
   }
   const [rows, counted] = await Promise.all([
-    query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY ${sort} LIMIT ${limit + 1}`, values),
+    query(
+      `SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY ${sort} LIMIT ${limit + 1}`,
+      values,
+    ),
     countNone ? undefined : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
   ]);
   const page = rows.slice(0, limit);
-  const records = await shape(page.map((row) => toRecord(c, row)), depth);
+  const records = await shape(
+    page.map((row) => toRecord(c, row)),
+    depth,
+  );
   const pageInfo = {
     hasNextPage: rows.length > limit,
     hasPreviousPage: after !== null,
@@ -856,9 +981,14 @@ async function createMany(c: Collection, inputs: Row[], params: URLSearchParams,
   // one statement (atomic without BEGIN/COMMIT): the insert, its events, their rows
   const values: unknown[] = [];
   const insert = `INSERT INTO "${c.table}" (${c.insertColumns.map((col) => `"${col}"`).join(', ')}) VALUES ${placeholders(tuples, values)} RETURNING ${c.selectList}`;
-  const { rows } = await pool.query(prepared(eventfulSql(c, [`u AS (${insert})`], createdEvents(c), values, actor), values));
+  const { rows } = await pool.query(
+    prepared(eventfulSql(c, [`u AS (${insert})`], createdEvents(c), values, actor), values),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return shape(tuples.map((t) => toRecord(c, byId.get(t[0])!)), depth);
+  return shape(
+    tuples.map((t) => toRecord(c, byId.get(t[0])!)),
+    depth,
+  );
 }
 
 async function updateOne(c: Collection, id: string, input: Row, params: URLSearchParams, actor: Actor) {
@@ -912,7 +1042,6 @@ function bulkFilter(c: Collection, raw: string | null, values: unknown[]): strin
   return predicates.length === 1 ? predicates[0] : `(${predicates.join(' AND ')})`;
 }
 
-
 /**
  * PATCH /rest/<collection>?filter=...: as the service's RecordBulkWrites.updateMany, in one
  * transaction (for its work_mem): one statement finds the live matches, locks them by id (one
@@ -928,14 +1057,18 @@ async function updateMany(c: Collection, input: Row, params: URLSearchParams, ac
   if (columns.length === 0) throw badRequest('the baseline updates at least one field');
   const records = await transaction(async (client) => {
     // about 8 kB per record (its copies before and after), up to BULK_MAX, as the service
-    if (BULK_MAX >= 500) await client.query(`SET LOCAL work_mem = '${Math.min(256, Math.ceil(4 + (BULK_MAX * 8) / 1024))}MB'`);
+    if (BULK_MAX >= 500)
+      await client.query(`SET LOCAL work_mem = '${Math.min(256, Math.ceil(4 + (BULK_MAX * 8) / 1024))}MB'`);
     const targets = `SELECT "id", ${recordJson(c, `"${c.table}"`)} AS "json" FROM "${c.table}" WHERE ${where} ORDER BY "id" LIMIT ${BULK_MAX + 1} FOR UPDATE`;
     const { write, events } = updateSql(c, targets, columns, values.length + 1, BULK_MAX);
     values.push(...assigned);
     const { rows } = await client.query(eventfulSql(c, write, events, values, actor), values);
     if (rows.length === 0) {
-      const [{ count }] = (await client.query(`SELECT count(*) AS count FROM "${c.table}" WHERE ${where}`, filterValues)).rows;
-      if (Number(count) > BULK_MAX) throw badRequest(`The filter matches ${count} records; at most ${BULK_MAX} per request`);
+      const [{ count }] = (
+        await client.query(`SELECT count(*) AS count FROM "${c.table}" WHERE ${where}`, filterValues)
+      ).rows;
+      if (Number(count) > BULK_MAX)
+        throw badRequest(`The filter matches ${count} records; at most ${BULK_MAX} per request`);
     }
     return rows.map((row) => toRecord(c, row));
   });
@@ -981,16 +1114,22 @@ async function upsertMany(c: Collection, items: Row[], params: URLSearchParams, 
   const keyValues = [...new Set(items.map(uniqueOf).filter((v): v is string => v !== undefined))];
   const locks = [...new Set([...ids.map((id) => `id:${id}`), ...keyValues.map((v) => `${uniqueColumn}:${v}`)])];
   const records = await transaction(async (client) => {
-    await client.query('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::int8[]) AS k ORDER BY 1) AS keys', [
-      locks.map((key) => lockKey(c.table, key)).sort(),
-    ]);
+    await client.query(
+      'SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::int8[]) AS k ORDER BY 1) AS keys',
+      [locks.map((key) => lockKey(c.table, key)).sort()],
+    );
     const candidateValues: unknown[] = [ids];
     const conditions = ['"id" = ANY($1::uuid[])'];
     if (keyValues.length > 0) {
       candidateValues.push(keyValues);
       conditions.push(`"${uniqueColumn}" = ANY($2::text[])`);
     }
-    const candidates = (await client.query(`SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' OR ')} FOR UPDATE`, candidateValues)).rows;
+    const candidates = (
+      await client.query(
+        `SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' OR ')} FOR UPDATE`,
+        candidateValues,
+      )
+    ).rows;
     // the plan: each item to at most one record, by id and by the unique value (a live record first, else the last deleted)
     const byId = new Map(candidates.map((row) => [row.id as string, row]));
     const byKey = new Map<string, Row>();
@@ -1012,10 +1151,16 @@ async function upsertMany(c: Collection, items: Row[], params: URLSearchParams, 
         return null;
       }
       const target = byIdMatch ?? byKeyMatch ?? null;
-      const identities = target ? [`id:${target}`] : [...(typeof item.id === 'string' ? [`id:${item.id}`] : []), ...(value === undefined ? [] : [`${field}.${sub}:${value}`])];
+      const identities = target
+        ? [`id:${target}`]
+        : [
+            ...(typeof item.id === 'string' ? [`id:${item.id}`] : []),
+            ...(value === undefined ? [] : [`${field}.${sub}:${value}`]),
+          ];
       for (const identity of identities) {
         const earlier = claimed.get(identity);
-        if (earlier !== undefined) problems.push(`[${earlier}] and [${i}] resolve to the same record (${identity.replace(/^id:/, 'id ')})`);
+        if (earlier !== undefined)
+          problems.push(`[${earlier}] and [${i}] resolve to the same record (${identity.replace(/^id:/, 'id ')})`);
         else claimed.set(identity, i);
       }
       return target;
@@ -1061,7 +1206,11 @@ async function upsertMany(c: Collection, items: Row[], params: URLSearchParams, 
       const changed = list.length
         ? `t."deletedAt" IS NOT NULL OR (${list.map((col) => `t."${col}"`).join(', ')}, NULL) IS DISTINCT FROM (${next.join(', ')}, NULL)`
         : 't."deletedAt" IS NOT NULL';
-      const sets = [...list.map((col, i) => `"${col}" = ${next[i]}`), `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`, `"deletedAt" = NULL`];
+      const sets = [
+        ...list.map((col, i) => `"${col}" = ${next[i]}`),
+        `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`,
+        `"deletedAt" = NULL`,
+      ];
       const { rows } = await client.query(
         `UPDATE "${c.table}" AS t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(', ')}) ` +
           `WHERE t."id" = r."__id" RETURNING ${c.selectList.replace(/(^|, )"/g, '$1t."')}`,
@@ -1105,7 +1254,9 @@ async function findDuplicates(c: Collection, body: unknown, params: URLSearchPar
       for (const criterion of c.duplicateCriteria) {
         const found = criterion.map(([path]) => valueAt(input as Row, path));
         if (!found.every((v) => typeof v === 'string' && v.trim().length >= 3)) continue;
-        const parts = criterion.map(([, column], i) => (values.push(found[i]), `lower("${column}") = lower($${values.length})`));
+        const parts = criterion.map(
+          ([, column], i) => (values.push(found[i]), `lower("${column}") = lower($${values.length})`),
+        );
         branches.push(`(${parts.join(' AND ')})`);
       }
       if (branches.length === 0) return { rows: [] as Row[], totalCount: 0 };
@@ -1119,7 +1270,10 @@ async function findDuplicates(c: Collection, body: unknown, params: URLSearchPar
   );
   const data = await Promise.all(
     results.map(async ({ rows, totalCount }) => {
-      const records = await shape(rows.map((row) => toRecord(c, row)), depth);
+      const records = await shape(
+        rows.map((row) => toRecord(c, row)),
+        depth,
+      );
       return {
         totalCount,
         pageInfo: {
@@ -1141,7 +1295,9 @@ async function findDuplicates(c: Collection, body: unknown, params: URLSearchPar
 /** What group by needs of opportunities: the stage dimension (a SELECT: its options order the groups) and the amount. */
 const OPPORTUNITY_GROUPS = {
   table: 'opportunity',
-  dimensions: { stage: { column: 'stage', options: ['NEW', 'SCREENING', 'MEETING', 'PROPOSAL', 'CUSTOMER'] } } as Record<string, { column: string; options: string[] }>,
+  dimensions: {
+    stage: { column: 'stage', options: ['NEW', 'SCREENING', 'MEETING', 'PROPOSAL', 'CUSTOMER'] },
+  } as Record<string, { column: string; options: string[] }>,
   /** Aggregate keys over amount.amountMicros (NUMERIC): sums, minima and maxima come back as numerics, averages as float8. */
   aggregates: /^(sum|min|max|avg)AmountAmountMicros$/,
   aggregateColumn: 'amountAmountMicros',
@@ -1169,7 +1325,8 @@ async function groupBy(params: URLSearchParams) {
   const g = OPPORTUNITY_GROUPS;
   const dimensions = jsonArray('group_by', params.get('group_by')).map((dim) => {
     const name = isObject(dim) && Object.keys(dim).length === 1 ? Object.keys(dim)[0] : undefined;
-    if (name === undefined || (dim as Row)[name] !== true || !g.dimensions[name]) throw badRequest(`the baseline groups by ${Object.keys(g.dimensions).join(', ')} only`);
+    if (name === undefined || (dim as Row)[name] !== true || !g.dimensions[name])
+      throw badRequest(`the baseline groups by ${Object.keys(g.dimensions).join(', ')} only`);
     return g.dimensions[name];
   });
   const aggregates = jsonArray('aggregate', params.get('aggregate')).map((key) => {
@@ -1184,9 +1341,14 @@ async function groupBy(params: URLSearchParams) {
   const select = [
     ...dimensions.map((d, i) => `"${d.column}" AS "d${i}"`),
     'count(*)::int AS "totalCount"',
-    ...aggregates.map((a, i) => `${a.op === 'avg' ? `avg("${g.aggregateColumn}")::float8` : `${a.op}("${g.aggregateColumn}")`} AS "a${i}"`),
+    ...aggregates.map(
+      (a, i) =>
+        `${a.op === 'avg' ? `avg("${g.aggregateColumn}")::float8` : `${a.op}("${g.aggregateColumn}")`} AS "a${i}"`,
+    ),
   ];
-  const orderBy = dimensions.map((d) => (values.push(d.options), `array_position($${values.length}::text[], "${d.column}"::text) ASC NULLS LAST`));
+  const orderBy = dimensions.map(
+    (d) => (values.push(d.options), `array_position($${values.length}::text[], "${d.column}"::text) ASC NULLS LAST`),
+  );
   const rows = await query(
     `SELECT ${select.join(', ')} FROM "${g.table}" WHERE "deletedAt" IS NULL` +
       `${dimensions.length ? ` GROUP BY ${dimensions.map((_, i) => i + 1).join(', ')}` : ''} ` +
@@ -1194,7 +1356,10 @@ async function groupBy(params: URLSearchParams) {
     values,
   );
   const groups = rows.map((row) => {
-    const group: Row = { groupByDimensionValues: dimensions.map((_, i) => row[`d${i}`] ?? null), totalCount: row.totalCount };
+    const group: Row = {
+      groupByDimensionValues: dimensions.map((_, i) => row[`d${i}`] ?? null),
+      totalCount: row.totalCount,
+    };
     aggregates.forEach((a, i) => (group[a.key] = row[`a${i}`] === null ? null : Number(row[`a${i}`])));
     return group;
   });
@@ -1206,11 +1371,28 @@ async function groupBy(params: URLSearchParams) {
  * one a branch of the search statement. Only people, companies and opportunities hold rows in
  * the benchmark; the others are searched all the same.
  */
-const SEARCHABLE: { singular: string; table: string; toRecord?: (row: Row) => Row; label?: (record: Row) => string; image?: string }[] = [
-  { singular: 'company', table: 'company', toRecord: (row) => toRecord(companies, row), label: (r) => String(r.name ?? '') },
+const SEARCHABLE: {
+  singular: string;
+  table: string;
+  toRecord?: (row: Row) => Row;
+  label?: (record: Row) => string;
+  image?: string;
+}[] = [
+  {
+    singular: 'company',
+    table: 'company',
+    toRecord: (row) => toRecord(companies, row),
+    label: (r) => String(r.name ?? ''),
+  },
   { singular: 'note', table: 'note' },
   { singular: 'opportunity', table: 'opportunity', toRecord: toOpportunityRecord, label: (r) => String(r.name ?? '') },
-  { singular: 'person', table: 'person', toRecord: (row) => toRecord(people, row), label: (r) => [r.name?.firstName, r.name?.lastName].filter(Boolean).join(' '), image: 'avatarUrl' },
+  {
+    singular: 'person',
+    table: 'person',
+    toRecord: (row) => toRecord(people, row),
+    label: (r) => [r.name?.firstName, r.name?.lastName].filter(Boolean).join(' '),
+    image: 'avatarUrl',
+  },
   { singular: 'task', table: 'task' },
   { singular: 'workflowRun', table: 'workflowRun' },
   { singular: 'workflowVersion', table: 'workflowVersion' },
@@ -1235,10 +1417,12 @@ async function search(params: URLSearchParams) {
     .map((w) => w.replace(/[^\p{L}\p{N}._+-]/gu, ''))
     .filter((w) => /[\p{L}\p{N}]/u.test(w));
   if (words.length === 0) throw badRequest('query is required: one or more words to search for');
-  if (params.has('objects') || params.has('starting_after')) throw badRequest('the baseline searches every collection, first page only');
+  if (params.has('objects') || params.has('starting_after'))
+    throw badRequest('the baseline searches every collection, first page only');
   const rawLimit = params.get('limit');
   const limit = rawLimit === null ? SEARCH_DEFAULT : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX) throw badRequest(`limit '${rawLimit}' is invalid: an integer from 1 to 100`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX)
+    throw badRequest(`limit '${rawLimit}' is invalid: an integer from 1 to 100`);
   const values: unknown[] = [words.map((w) => `'${w}':*`).join(' & '), words.map((w) => `'${w}'`).join(' | ')];
   const prefixes = `to_tsquery('simple', $1)`;
   const exact = `to_tsquery('simple', $2)`;
@@ -1251,7 +1435,10 @@ async function search(params: URLSearchParams) {
       `FROM "${s.table}" AS t WHERE t."searchVector" @@ ${prefixes} AND t."deletedAt" IS NULL`
     );
   });
-  const rows = await query(`SELECT * FROM (${branches.join(' UNION ALL ')}) AS s ORDER BY "tsRank" DESC, "recordId" ASC LIMIT ${limit + 1}`, values);
+  const rows = await query(
+    `SELECT * FROM (${branches.join(' UNION ALL ')}) AS s ORDER BY "tsRank" DESC, "recordId" ASC LIMIT ${limit + 1}`,
+    values,
+  );
   const page = rows.slice(0, limit);
   const results = page.map((row) => {
     const collection = SEARCHABLE.find((s) => s.singular === row.objectNameSingular);
@@ -1270,7 +1457,13 @@ async function search(params: URLSearchParams) {
   const last = page[page.length - 1];
   return {
     status: 200,
-    body: { data: { search: results }, pageInfo: { hasNextPage: rows.length > limit, endCursor: last ? encodeBaselineCursor(CURSOR_KEY, last.recordId) : null } },
+    body: {
+      data: { search: results },
+      pageInfo: {
+        hasNextPage: rows.length > limit,
+        endCursor: last ? encodeBaselineCursor(CURSOR_KEY, last.recordId) : null,
+      },
+    },
   };
 }
 
@@ -1317,7 +1510,8 @@ async function authenticate(header: string | undefined): Promise<Actor> {
     }
     keyCache.set(hash, { row, until: now + API_KEY_CACHE_TTL_MS });
   }
-  if (!timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'))) throw unauthenticated('Invalid API key');
+  if (!timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex')))
+    throw unauthenticated('Invalid API key');
   if (row.revokedAt !== null) throw unauthenticated('API key revoked');
   if (row.expiresAt !== null && Date.parse(iso(row.expiresAt)!) <= Date.now()) throw unauthenticated('API key expired');
   return { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null };
@@ -1347,7 +1541,11 @@ function readBody(req: IncomingMessage): Promise<unknown> {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -1371,7 +1569,8 @@ async function route(req: IncomingMessage): Promise<{ status: number; body: unkn
   }
   if (req.method === 'GET' && path === GROUP_BY) return groupBy(params);
   if (req.method === 'GET' && path === SEARCH) return search(params);
-  if (req.method === 'POST' && (m = DUPLICATES.exec(path))) return findDuplicates(COLLECTIONS[m[1]], await readBody(req), params);
+  if (req.method === 'POST' && (m = DUPLICATES.exec(path)))
+    return findDuplicates(COLLECTIONS[m[1]], await readBody(req), params);
   if (req.method === 'GET' && (m = ONE.exec(path))) return findOne(COLLECTIONS[m[1]], m[2], params);
   if (req.method === 'POST' && (m = MANY.exec(path))) {
     const c = COLLECTIONS[m[1]];
@@ -1391,7 +1590,10 @@ async function route(req: IncomingMessage): Promise<{ status: number; body: unkn
       const problems = body.flatMap((input, i) => {
         if (!isObject(input)) return [`[${i}] body must be an object`];
         const { id, ...fields } = input;
-        return [...(id !== undefined && (typeof id !== 'string' || !UUID.test(id)) ? [`[${i}] id must be a UUID`] : []), ...validate(c, fields, true, `[${i}] `)];
+        return [
+          ...(id !== undefined && (typeof id !== 'string' || !UUID.test(id)) ? [`[${i}] id must be a UUID`] : []),
+          ...validate(c, fields, true, `[${i}] `),
+        ];
       });
       if (problems.length) throw badRequest(...problems);
       return upsertMany(c, body as Row[], params, actor);

@@ -65,7 +65,14 @@ async function main() {
   if (!exists) await client.query(`CREATE DATABASE "${name}"`);
   await client.end();
   const url = withDb(admin, name);
-  const { app } = await createApp({ env: { DATABASE_URL: url, ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'), LOG_LEVEL: 'error', BOOTSTRAP_API_KEY: 'false' } });
+  const { app } = await createApp({
+    env: {
+      DATABASE_URL: url,
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      LOG_LEVEL: 'error',
+      BOOTSTRAP_API_KEY: 'false',
+    },
+  });
   await app.listen(0, '127.0.0.1');
   await seed(url);
   const base = `${await app.getUrl()}/rest`;
@@ -78,7 +85,9 @@ async function main() {
   const db = new Client({ connectionString: url });
   await db.connect();
   const offset = (DEEP_PAGE - 1) * LIMIT - 1;
-  const [{ id }] = (await db.query('SELECT id FROM person WHERE "deletedAt" IS NULL ORDER BY id LIMIT 1 OFFSET $1', [offset])).rows;
+  const [{ id }] = (
+    await db.query('SELECT id FROM person WHERE "deletedAt" IS NULL ORDER BY id LIMIT 1 OFFSET $1', [offset])
+  ).rows;
   await db.end();
   const cursor = encodeCursor(app.get(KeyRing).cursorKey, { s: 'id:AL', v: [id] });
   for (const [label, query] of [

@@ -25,7 +25,10 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const label = (n: ProfileNode) => {
-  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, 'nm/').replace(/^.*\/(src|bench|dist)\//, '$1/');
+  const url = n.callFrame.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, 'nm/')
+    .replace(/^.*\/(src|bench|dist)\//, '$1/');
   return `${n.callFrame.functionName || '(anonymous)'} ${url}${url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
 };
 
@@ -58,4 +61,6 @@ const top = (map: Map<string, number>) =>
     .slice(0, lines)
     .map(([name, us]) => `${ms(us)}  ${name}`)
     .join('\n');
-process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms busy, ${(idle / 1000).toFixed(0)} ms idle\n\nself:\n${top(self)}\n\ninclusive:\n${top(inclusive)}\n`);
+process.stdout.write(
+  `${file}: ${(total / 1000).toFixed(0)} ms busy, ${(idle / 1000).toFixed(0)} ms idle\n\nself:\n${top(self)}\n\ninclusive:\n${top(inclusive)}\n`,
+);

@@ -25,12 +25,50 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import autocannon, { AutocannonInstance } from './lib/autocannon';
 import { encodeBaselineCursor } from './lib/baseline-cursor';
-import { connect, createBenchKey, databaseName, ensureDatabase, removeRunLeftovers, restoreSeededPeople, seed, seededCounts, seedOpportunities, vacuumSeeded } from './lib/database';
-import { Child, cpuSeconds, cpuSince, freePort, postgresCpu, killAllNow, sampleRss, startChild, stopAll, stopChild, waitReady } from './lib/processes';
+import {
+  connect,
+  createBenchKey,
+  databaseName,
+  ensureDatabase,
+  removeRunLeftovers,
+  restoreSeededPeople,
+  seed,
+  seededCounts,
+  seedOpportunities,
+  vacuumSeeded,
+} from './lib/database';
+import {
+  Child,
+  cpuSeconds,
+  cpuSince,
+  freePort,
+  postgresCpu,
+  killAllNow,
+  sampleRss,
+  startChild,
+  stopAll,
+  stopChild,
+  waitReady,
+} from './lib/processes';
 import { markdownTable, median, RunResult, summarize, textTable } from './lib/report';
-import { firstDifference, HttpRequest, PeerData, Scenario, ScenarioData, selectScenarios, TargetKind } from './lib/scenarios';
+import {
+  firstDifference,
+  HttpRequest,
+  PeerData,
+  Scenario,
+  ScenarioData,
+  selectScenarios,
+  TargetKind,
+} from './lib/scenarios';
 import { explainCaptured, explainConnection, explainReport, ExplainResult } from './lib/explain';
-import { ensurePlatformatic, PEERS, PeerName, PLATFORMATIC_SECRET_HEADER, PLATFORMATIC_VERSION, platformaticConfig } from './lib/peers';
+import {
+  ensurePlatformatic,
+  PEERS,
+  PeerName,
+  PLATFORMATIC_SECRET_HEADER,
+  PLATFORMATIC_VERSION,
+  platformaticConfig,
+} from './lib/peers';
 import { compareStatements, SqlCapture } from './lib/sql-capture';
 
 const ROOT = resolve(__dirname, '..');
@@ -108,7 +146,11 @@ function parseOptions(): Options {
     if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min} (got '${raw}')`);
     return n;
   };
-  const list = (raw: string | undefined) => raw?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (raw: string | undefined) =>
+    raw
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const adapters = list(values.adapters) ?? [];
   const unknown = adapters.filter((a) => !(ADAPTERS as readonly string[]).includes(a));
   if (unknown.length) throw new Error(`--adapters: unknown ${unknown.join(', ')} (known: ${ADAPTERS.join(', ')})`);
@@ -150,7 +192,9 @@ function runCommand(command: string, args: string[], cwd: string, env?: Record<s
     for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key]) base[key] = process.env[key]!;
     const child = spawn(command, args, { cwd, env: env ? { ...base, ...env } : process.env, stdio: ['ignore', 2, 2] });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolvePromise() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -264,7 +308,9 @@ async function main(): Promise<void> {
   const { serviceDir } = options;
   const loadAtStart = loadavg().map((v) => Math.round(v * 100) / 100);
   if (loadAtStart[0] > cpus().length) {
-    log(`WARNING the machine looks busy (load average ${loadAtStart.join(', ')} on ${cpus().length} cores): numbers may be skewed`);
+    log(
+      `WARNING the machine looks busy (load average ${loadAtStart.join(', ')} on ${cpus().length} cores): numbers may be skewed`,
+    );
   }
 
   // 1. build, database, migrations, seed, API key
@@ -286,7 +332,9 @@ async function main(): Promise<void> {
   try {
     const counts = await seededCounts(db);
     if (counts.companies !== options.rows || counts.people !== options.rows) {
-      log(`seeded rows: ${counts.companies} companies, ${counts.people} people; seeding ${options.rows} of each (and opportunities)`);
+      log(
+        `seeded rows: ${counts.companies} companies, ${counts.people} people; seeding ${options.rows} of each (and opportunities)`,
+      );
       await seed(db, options.rows);
     } else if (counts.opportunities !== options.rows) {
       log(`seeded rows: ${counts.opportunities} opportunities; seeding ${options.rows}`);
@@ -304,7 +352,15 @@ async function main(): Promise<void> {
     const cursorKey = randomBytes(32);
     const targets = await startTargets(options, { url, mainJs, readsAdapter, logsDir, cursorKey });
     if (options.sqlCheck) {
-      const differences = await sqlCheck(db, targets, key.token, data, options, cursorKey, join(resultsDir, `${stamp}-sql.json`));
+      const differences = await sqlCheck(
+        db,
+        targets,
+        key.token,
+        data,
+        options,
+        cursorKey,
+        join(resultsDir, `${stamp}-sql.json`),
+      );
       process.exitCode = differences > 0 ? 1 : 0;
       return;
     }
@@ -313,7 +369,8 @@ async function main(): Promise<void> {
 
     // deep cursors: the service's from the service itself, the baseline's in its own format
     data.deepCursors.baseline = data.deepIds.map((id) => encodeBaselineCursor(cursorKey, id));
-    if (services.length) data.deepCursors.service = await serviceCursors(services[0], key.token, 'companies', data.deepIds);
+    if (services.length)
+      data.deepCursors.service = await serviceCursors(services[0], key.token, 'companies', data.deepIds);
 
     // 3. pre-check: one request per scenario and target, 2xx, and the service's answer against the baseline's
     const notes: string[] = [];
@@ -324,21 +381,32 @@ async function main(): Promise<void> {
         if (!serves(target, scenario)) continue;
         const answer = await sendOnce(target, key.token, requestFor(scenario, data, 0, target, `check-${target.name}`));
         if (answer.status < 200 || answer.status >= 300) {
-          throw new Error(`pre-check: ${scenario.name} on ${target.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`);
+          throw new Error(
+            `pre-check: ${scenario.name} on ${target.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`,
+          );
         }
         answers.set(target.name, answer.json);
         if (scenario.name === 'list-nocount' && target.kind === 'service') {
           const body = answer.json as Record<string, unknown>;
-          const honoured = !('totalCount' in body) || body.totalCount === null || answer.headers.get('preference-applied') !== null;
+          const honoured =
+            !('totalCount' in body) || body.totalCount === null || answer.headers.get('preference-applied') !== null;
           checks[`${scenario.name}:${target.name}:countNoneHonoured`] = honoured;
-          if (!honoured) notes.push(`${scenario.name}: ${target.name} ignored Prefer: count=none (it still returned totalCount ${String(body.totalCount)})`);
+          if (!honoured)
+            notes.push(
+              `${scenario.name}: ${target.name} ignored Prefer: count=none (it still returned totalCount ${String(body.totalCount)})`,
+            );
         }
       }
       // the next scenario (and the reads of round 1) must not see these writes: a bulk filter
       // would match the records created here
       if (scenario.writes) await cleanAfterWrites(db, options, scenario);
       for (const service of services) {
-        const difference = firstDifference(answers.get(service.name), answers.get('baseline'), scenario.compare, scenario.ignoreKeys);
+        const difference = firstDifference(
+          answers.get(service.name),
+          answers.get('baseline'),
+          scenario.compare,
+          scenario.ignoreKeys,
+        );
         checks[`${scenario.name}:${service.name}`] = difference ?? 'same';
         if (difference) notes.push(`${scenario.name}: ${service.name} and baseline answers differ at ${difference}`);
       }
@@ -366,7 +434,9 @@ async function main(): Promise<void> {
             check: true,
           });
           if (warm.result.requests.total === 0) {
-            log(`WARNING no request of ${scenario.name} completed on ${target.name} during the ${options.warmup} s warm-up: requests take longer than that`);
+            log(
+              `WARNING no request of ${scenario.name} completed on ${target.name} during the ${options.warmup} s warm-up: requests take longer than that`,
+            );
           }
           await drain(db);
           if (warm.failures > 0 || warm.result.errors > 0) {
@@ -388,7 +458,9 @@ async function main(): Promise<void> {
           if (interrupted) throw new Error('interrupted');
           await drain(db);
           if (result.requests.total === 0) {
-            notes.push(`${scenario.name} on ${target.name}, round ${round}: no request completed in ${options.duration} s (use a longer --duration)`);
+            notes.push(
+              `${scenario.name} on ${target.name}, round ${round}: no request completed in ${options.duration} s (use a longer --duration)`,
+            );
           }
           const run: RunResult = {
             scenario: scenario.name,
@@ -411,7 +483,8 @@ async function main(): Promise<void> {
             run.cpuMsPerRequest = ((cpuAfter - cpuBefore) * 1000) / sent;
           }
           const dbCpuAfter = dbCpuBefore ? postgresCpu() : undefined;
-          if (dbCpuBefore && dbCpuAfter && sent > 0) run.dbCpuMsPerRequest = (cpuSince(dbCpuBefore, dbCpuAfter) * 1000) / sent;
+          if (dbCpuBefore && dbCpuAfter && sent > 0)
+            run.dbCpuMsPerRequest = (cpuSince(dbCpuBefore, dbCpuAfter) * 1000) / sent;
           runs.push(run);
           done++;
           log(
@@ -430,10 +503,15 @@ async function main(): Promise<void> {
     }
 
     // 5. keyset: first page vs a deep page, sequential (the comparison of bench/keyset-depth.ts)
-    const keyset = services.length && options.keysetSamples > 0 ? await keysetComparison(services[0], key.token, db, options) : undefined;
+    const keyset =
+      services.length && options.keysetSamples > 0
+        ? await keysetComparison(services[0], key.token, db, options)
+        : undefined;
 
     // 6. the SQL's own time: the statements of the scenarios that ask for it, captured and explained
-    const explained = services.length ? await explainPass(options, { url, mainJs, readsAdapter, logsDir, cursorKey }, key.token, data) : [];
+    const explained = services.length
+      ? await explainPass(options, { url, mainJs, readsAdapter, logsDir, cursorKey }, key.token, data)
+      : [];
 
     // 7. report
     const summary = summarize(
@@ -448,9 +526,17 @@ async function main(): Promise<void> {
     const out = {
       startedAt: started.toISOString(),
       finishedAt: new Date().toISOString(),
-      options: { ...options, scenarios: options.scenarios.map((s) => s.name), databaseUrl: redact(options.databaseUrl) },
+      options: {
+        ...options,
+        scenarios: options.scenarios.map((s) => s.name),
+        databaseUrl: redact(options.databaseUrl),
+      },
       environment,
-      scenarios: options.scenarios.map((s) => ({ name: s.name, description: s.description, recordsPerRequest: s.recordsPerRequest ?? null })),
+      scenarios: options.scenarios.map((s) => ({
+        name: s.name,
+        description: s.description,
+        recordsPerRequest: s.recordsPerRequest ?? null,
+      })),
       targets: targets.map((t) => ({ name: t.name, kind: t.kind, status: t.status, note: t.note ?? null })),
       checks,
       notes,
@@ -473,7 +559,9 @@ async function main(): Promise<void> {
       (peerName ? `, vs ${peerName} = req/s over ${peerName}'s (n/a: no equivalent request)` : '');
     process.stdout.write(`\n${header}\n\n${table}\n\n`);
     if (keyset) {
-      process.stdout.write(`keyset (people, limit 200, p50 of ${options.keysetSamples} sequential requests, ${keyset.target}):\n`);
+      process.stdout.write(
+        `keyset (people, limit 200, p50 of ${options.keysetSamples} sequential requests, ${keyset.target}):\n`,
+      );
       for (const k of keyset.results) {
         process.stdout.write(
           `  ${k.label}: first page ${k.first.p50.toFixed(1)} ms, page ${keyset.page} ${k.deep.p50.toFixed(1)} ms, ratio ${(k.deep.p50 / k.first.p50).toFixed(2)}\n`,
@@ -489,7 +577,8 @@ async function main(): Promise<void> {
     // a --cpu-prof profile is written when the process exits: give it time to
     await stopAll(options.cpuProf ? 60_000 : undefined).catch(() => undefined);
     await removeRunLeftovers(db, { keys: true }).catch(() => undefined);
-    if (options.scenarios.some((s) => s.changesSeed)) await restoreSeededPeople(db, options.rows).catch(() => undefined);
+    if (options.scenarios.some((s) => s.changesSeed))
+      await restoreSeededPeople(db, options.rows).catch(() => undefined);
     await db.end().catch(() => undefined);
   }
 }
@@ -503,7 +592,13 @@ interface StartContext {
 }
 
 /** The environment of a service process (every target alike; `quiet`: no webhook dispatcher, whose polling is not request work). */
-function serviceEnvironment(options: Options, adapter: string, port: number, databaseUrl: string, quiet: boolean): Record<string, string> {
+function serviceEnvironment(
+  options: Options,
+  adapter: string,
+  port: number,
+  databaseUrl: string,
+  quiet: boolean,
+): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
@@ -537,7 +632,8 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
     return u.toString();
   };
   // written when the target exits (stopped at the end of the run)
-  const profile = (name: string) => (options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', logsDir, '--cpu-prof-name', `${name}.cpuprofile`] : []);
+  const profile = (name: string) =>
+    options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', logsDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
   const targets: Target[] = [];
   for (const adapter of options.adapters) {
     const port = await freePort();
@@ -567,7 +663,12 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
     }
   }
   const basePort = await freePort();
-  const baseline: Target = { name: 'baseline', kind: 'baseline', url: `http://127.0.0.1:${basePort}`, status: 'did not start' };
+  const baseline: Target = {
+    name: 'baseline',
+    kind: 'baseline',
+    url: `http://127.0.0.1:${basePort}`,
+    status: 'did not start',
+  };
   baseline.child = startChild(
     'baseline',
     process.execPath,
@@ -590,7 +691,8 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
   log(`baseline: ready on ${baseline.url} (pid ${baseline.child.pid})`);
   targets.push(baseline);
   // peers answer other requests: nothing to compare under --sql-check
-  if (!options.sqlCheck && options.peers.includes('platformatic')) targets.push(await startPlatformatic(options, context, profile));
+  if (!options.sqlCheck && options.peers.includes('platformatic'))
+    targets.push(await startPlatformatic(options, context, profile));
   return targets;
 }
 
@@ -599,7 +701,11 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
  * installed when missing, configured (lib/peers.ts), started on a free port; its admin secret
  * sent with every request.
  */
-async function startPlatformatic(options: Options, context: StartContext, profile: (name: string) => string[]): Promise<Target> {
+async function startPlatformatic(
+  options: Options,
+  context: StartContext,
+  profile: (name: string) => string[],
+): Promise<Target> {
   const cli = await ensurePlatformatic(log);
   const port = await freePort();
   const secret = randomBytes(16).toString('hex');
@@ -617,7 +723,14 @@ async function startPlatformatic(options: Options, context: StartContext, profil
   } finally {
     await db.end();
   }
-  target.child = startChild('platformatic', process.execPath, [...profile('platformatic'), cli, 'start', '-c', config], {}, context.logsDir, join(context.logsDir, 'platformatic.log'));
+  target.child = startChild(
+    'platformatic',
+    process.execPath,
+    [...profile('platformatic'), cli, 'start', '-c', config],
+    {},
+    context.logsDir,
+    join(context.logsDir, 'platformatic.log'),
+  );
   try {
     await waitReady(target.child, `${target.url}/documentation/json`);
     target.status = 'ok';
@@ -643,8 +756,15 @@ async function preparePeerData(db: Client, companyIds: string[]): Promise<PeerDa
   const person = await columns('person');
   const company = await columns('company');
   // Platformatic requires every NOT NULL column but the primary key and its timestamps
-  const required = company.filter((c) => c.required && !['id', 'createdAt', 'updatedAt'].includes(c.name)).map((c) => c.name);
-  const rows = (await db.query(`SELECT "id", ${required.map((c) => `"${c}"`).join(', ')} FROM "company" WHERE "id" = ANY($1::uuid[])`, [companyIds])).rows;
+  const required = company
+    .filter((c) => c.required && !['id', 'createdAt', 'updatedAt'].includes(c.name))
+    .map((c) => c.name);
+  const rows = (
+    await db.query(
+      `SELECT "id", ${required.map((c) => `"${c}"`).join(', ')} FROM "company" WHERE "id" = ANY($1::uuid[])`,
+      [companyIds],
+    )
+  ).rows;
   return {
     fields: { person: person.map((c) => c.name).join(','), company: company.map((c) => c.name).join(',') },
     companies: new Map(rows.map(({ id, ...values }) => [id as string, values])),
@@ -656,7 +776,15 @@ async function preparePeerData(db: Client, companyIds: string[]): Promise<PeerDa
  * service sent with the baseline's (as multisets: parallel queries finish in any order).
  * Returns how many scenario x adapter pairs differ.
  */
-async function sqlCheck(db: Client, targets: Target[], token: string, data: PreparedData, options: Options, cursorKey: Buffer, file: string): Promise<number> {
+async function sqlCheck(
+  db: Client,
+  targets: Target[],
+  token: string,
+  data: PreparedData,
+  options: Options,
+  cursorKey: Buffer,
+  file: string,
+): Promise<number> {
   const live = targets.filter((t) => t.status === 'ok');
   const services = live.filter((t) => t.kind === 'service');
   data.deepCursors.baseline = data.deepIds.map((id) => encodeBaselineCursor(cursorKey, id));
@@ -669,7 +797,9 @@ async function sqlCheck(db: Client, targets: Target[], token: string, data: Prep
       const since = Date.now();
       const answer = await sendOnce(target, token, scenario.request(data, 0, target.kind, `sql-${target.name}`));
       if (answer.status < 200 || answer.status >= 300) {
-        throw new Error(`${scenario.name} on ${target.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`);
+        throw new Error(
+          `${scenario.name} on ${target.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`,
+        );
       }
       await sleep(300); // work a handler does after its response
       report[scenario.name][target.name] = target.capture!.since(since);
@@ -678,11 +808,15 @@ async function sqlCheck(db: Client, targets: Target[], token: string, data: Prep
     for (const service of services) {
       const differences = compareStatements(report[scenario.name][service.name], report[scenario.name].baseline);
       if (differences.length) differing++;
-      process.stdout.write(`${scenario.name} (${service.name} vs baseline): ${differences.length ? 'DIFFERENT' : 'same statements'}\n`);
+      process.stdout.write(
+        `${scenario.name} (${service.name} vs baseline): ${differences.length ? 'DIFFERENT' : 'same statements'}\n`,
+      );
       for (const d of differences) process.stdout.write(`  ${d.length > 600 ? `${d.slice(0, 600)}...` : d}\n`);
     }
   }
-  const explained = services.length ? await explainScenarios(options.databaseUrl, services[0], token, options.scenarios, data) : [];
+  const explained = services.length
+    ? await explainScenarios(options.databaseUrl, services[0], token, options.scenarios, data)
+    : [];
   if (explained.length) process.stdout.write(`\n${explainReport(explained, false)}\n`);
   for (const target of targets) await target.capture?.stop();
   writeFileSync(file, `${JSON.stringify({ statements: report, explain: explained }, null, 2)}\n`);
@@ -695,7 +829,13 @@ async function sqlCheck(db: Client, targets: Target[], token: string, data: Prep
  * scenario that asks for it (through `target`'s recording proxy), each run again under
  * EXPLAIN (ANALYZE, BUFFERS) with its own values.
  */
-async function explainScenarios(url: string, target: Target, token: string, scenarios: Scenario[], data: ScenarioData): Promise<ExplainResult[]> {
+async function explainScenarios(
+  url: string,
+  target: Target,
+  token: string,
+  scenarios: Scenario[],
+  data: ScenarioData,
+): Promise<ExplainResult[]> {
   const results: ExplainResult[] = [];
   if (!scenarios.some((s) => s.explain && !s.writes)) return results;
   const db = await explainConnection(url);
@@ -707,14 +847,22 @@ async function explainScenarios(url: string, target: Target, token: string, scen
   return results;
 }
 
-async function explainEach(db: Client, target: Target, token: string, scenarios: Scenario[], data: ScenarioData, results: ExplainResult[]): Promise<void> {
+async function explainEach(
+  db: Client,
+  target: Target,
+  token: string,
+  scenarios: Scenario[],
+  data: ScenarioData,
+  results: ExplainResult[],
+): Promise<void> {
   for (const scenario of scenarios) {
     if (!scenario.explain || scenario.writes) continue;
     for (let i = 0; i < scenario.explain; i++) {
       const request = scenario.request(data, i, 'service', 'explain');
       const since = Date.now();
       const answer = await sendOnce(target, token, request);
-      if (answer.status < 200 || answer.status >= 300) throw new Error(`explain: ${scenario.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`);
+      if (answer.status < 200 || answer.status >= 300)
+        throw new Error(`explain: ${scenario.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`);
       await sleep(300); // work a handler does after its response
       const described = `${request.method} ${decodeURIComponent(request.path)}`;
       log(`explain: ${scenario.name} ${described}`);
@@ -727,7 +875,12 @@ async function explainEach(db: Client, target: Target, token: string, scenarios:
  * After the rounds: one more service process (the first adapter) whose connection goes through a
  * recording proxy (the measured ones do not: a proxy hop would distort them), for explainScenarios.
  */
-async function explainPass(options: Options, context: StartContext, token: string, data: ScenarioData): Promise<ExplainResult[]> {
+async function explainPass(
+  options: Options,
+  context: StartContext,
+  token: string,
+  data: ScenarioData,
+): Promise<ExplainResult[]> {
   if (!options.scenarios.some((s) => s.explain && !s.writes)) return [];
   const u = new URL(context.url);
   const capture = new SqlCapture(u.hostname, Number(u.port || 5432));
@@ -735,9 +888,23 @@ async function explainPass(options: Options, context: StartContext, token: strin
   u.port = String(await capture.start());
   const port = await freePort();
   const adapter = options.adapters[0] ?? 'express';
-  const child = startChild('explain', process.execPath, [context.mainJs], serviceEnvironment(options, adapter, port, u.toString(), true), options.serviceDir, join(context.logsDir, 'explain.log'));
+  const child = startChild(
+    'explain',
+    process.execPath,
+    [context.mainJs],
+    serviceEnvironment(options, adapter, port, u.toString(), true),
+    options.serviceDir,
+    join(context.logsDir, 'explain.log'),
+  );
   try {
-    const target: Target = { name: 'explain', kind: 'service', url: `http://127.0.0.1:${port}`, child, capture, status: 'ok' };
+    const target: Target = {
+      name: 'explain',
+      kind: 'service',
+      url: `http://127.0.0.1:${port}`,
+      child,
+      capture,
+      status: 'ok',
+    };
     await waitReady(child, `${target.url}/rest/health`);
     return await explainScenarios(context.url, target, token, options.scenarios, data);
   } finally {
@@ -809,7 +976,11 @@ async function prepareData(db: Client, rows: number): Promise<PreparedData> {
   const page = Math.max(1, Math.min(1000, Math.floor((rows * 0.9) / 60) - 20));
   const deepIds: string[] = [];
   for (let k = 0; k < 20; k++) {
-    const [row] = (await db.query(`SELECT "id" FROM "company" WHERE "deletedAt" IS NULL ORDER BY "id" OFFSET $1 LIMIT 1`, [(page + k) * 60 - 1])).rows;
+    const [row] = (
+      await db.query(`SELECT "id" FROM "company" WHERE "deletedAt" IS NULL ORDER BY "id" OFFSET $1 LIMIT 1`, [
+        (page + k) * 60 - 1,
+      ])
+    ).rows;
     deepIds.push(row.id);
   }
   return {
@@ -835,7 +1006,8 @@ async function serviceCursors(target: Target, token: string, plural: string, ids
       path: `/rest/${plural}?limit=1&depth=0&fields=id&filter=${encodeURIComponent(`id[eq]:${id}`)}`,
     });
     const cursor = (answer.json as { pageInfo?: { endCursor?: string } } | undefined)?.pageInfo?.endCursor;
-    if (answer.status !== 200 || !cursor) throw new Error(`could not get a cursor from ${target.name}: HTTP ${answer.status} ${answer.text.slice(0, 500)}`);
+    if (answer.status !== 200 || !cursor)
+      throw new Error(`could not get a cursor from ${target.name}: HTTP ${answer.status} ${answer.text.slice(0, 500)}`);
     cursors.push(cursor);
   }
   return cursors;
@@ -844,16 +1016,22 @@ async function serviceCursors(target: Target, token: string, plural: string, ids
 /** First page vs a deep page (page 5,000 at limit 200 on 1M rows), p50 of sequential requests, as bench/keyset-depth.ts measured. */
 async function keysetComparison(target: Target, token: string, db: Client, options: Options) {
   const limit = 200;
-  const people = (await db.query(`SELECT count(*)::int AS n FROM "person" WHERE "deletedAt" IS NULL`)).rows[0].n as number;
+  const people = (await db.query(`SELECT count(*)::int AS n FROM "person" WHERE "deletedAt" IS NULL`)).rows[0]
+    .n as number;
   const page = Math.max(2, Math.min(5000, Math.floor(people / limit)));
-  const [row] = (await db.query(`SELECT "id" FROM "person" WHERE "deletedAt" IS NULL ORDER BY "id" OFFSET $1 LIMIT 1`, [(page - 1) * limit - 1])).rows;
+  const [row] = (
+    await db.query(`SELECT "id" FROM "person" WHERE "deletedAt" IS NULL ORDER BY "id" OFFSET $1 LIMIT 1`, [
+      (page - 1) * limit - 1,
+    ])
+  ).rows;
   const [cursor] = await serviceCursors(target, token, 'people', [row.id]);
   const latency = async (path: string) => {
     const times: number[] = [];
     for (let i = 0; i < options.keysetSamples; i++) {
       const start = process.hrtime.bigint();
       const answer = await sendOnce(target, token, { method: 'GET', path });
-      if (answer.status !== 200) throw new Error(`keyset: HTTP ${answer.status} for ${path}: ${answer.text.slice(0, 500)}`);
+      if (answer.status !== 200)
+        throw new Error(`keyset: HTTP ${answer.status} for ${path}: ${answer.text.slice(0, 500)}`);
       times.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
     const sorted = [...times].sort((a, b) => a - b);
@@ -875,7 +1053,10 @@ async function keysetComparison(target: Target, token: string, db: Client, optio
 async function describeEnvironment(db: Client, serviceDir: string) {
   const [{ version }] = (await db.query('SELECT version()')).rows;
   const git = await new Promise<string>((resolvePromise) => {
-    const child = spawn('git', ['describe', '--always', '--dirty'], { cwd: serviceDir, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('git', ['describe', '--always', '--dirty'], {
+      cwd: serviceDir,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', () => resolvePromise('unknown'));

@@ -33,7 +33,9 @@ const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExp
 function quietStartup(logger: PinoNestLogger): LoggerService {
   return {
     log: (message: unknown, ...rest: unknown[]) =>
-      STARTUP_CONTEXTS.has(rest[rest.length - 1] as string) ? logger.debug(message, ...rest) : logger.log(message, ...rest),
+      STARTUP_CONTEXTS.has(rest[rest.length - 1] as string)
+        ? logger.debug(message, ...rest)
+        : logger.log(message, ...rest),
     error: (message: unknown, ...rest: unknown[]) => logger.error(message, ...rest),
     warn: (message: unknown, ...rest: unknown[]) => logger.warn(message, ...rest),
     debug: (message: unknown, ...rest: unknown[]) => logger.debug(message, ...rest),
@@ -62,8 +64,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
       // the request id is ours (X-Request-Id); Fastify's own request logger stays off
       logger: false,
       // errors Fastify answers before any route or filter runs (a malformed percent-encoding)
-      frameworkErrors: ((error: Error, _request: unknown, reply: { code(status: number): { send(body: unknown): void } }) => {
-        const envelope: ErrorEnvelope = { statusCode: 400, error: ERROR_NAMES[400], messages: [`Malformed URL: ${error.message}`] };
+      frameworkErrors: ((
+        error: Error,
+        _request: unknown,
+        reply: { code(status: number): { send(body: unknown): void } },
+      ) => {
+        const envelope: ErrorEnvelope = {
+          statusCode: 400,
+          error: ERROR_NAMES[400],
+          messages: [`Malformed URL: ${error.message}`],
+        };
         reply.code(400).send(envelope);
       }) as never,
     });
@@ -78,11 +88,27 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   }
   app.useLogger(quietStartup(app.get(PinoNestLogger)));
   // security headers: helmet's full set on Swagger UI's pages (served by setupOpenApi at /rest/docs), an API set elsewhere
-  app.use(inSequence([requestId, logging.httpLogger, maxUrlLength(config.maxUrlLength), requireJsonBody, securityHeaders('/rest/docs')]));
+  app.use(
+    inSequence([
+      requestId,
+      logging.httpLogger,
+      maxUrlLength(config.maxUrlLength),
+      requireJsonBody,
+      securityHeaders('/rest/docs'),
+    ]),
+  );
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
-      exposedHeaders: ['X-Request-Id', 'ETag', 'Idempotent-Replayed', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+      exposedHeaders: [
+        'X-Request-Id',
+        'ETag',
+        'Idempotent-Replayed',
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+      ],
     });
   }
   useJsonBodies(app, config.httpAdapter, config.bodyLimitBytes);

@@ -20,7 +20,11 @@ export class AppModule {
    * `logging`: the nestjs-pino module (omitted by command-line tools, which keep Nest's console
    * logger). `collections`: the collections served (COLLECTIONS; a test may add its own).
    */
-  static forRoot(config: AppConfig, logging?: DynamicModule, collections: CollectionRegistration[] = COLLECTIONS): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    logging?: DynamicModule,
+    collections: CollectionRegistration[] = COLLECTIONS,
+  ): DynamicModule {
     const definitions = collections.map((c) => c.definition);
     return {
       module: AppModule,
@@ -39,9 +43,7 @@ export class AppModule {
         // last: its catch-all route must be registered after every collection route
         UnknownRouteModule.forAdapter(config.httpAdapter),
       ],
-      providers: [
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
-      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }
 }

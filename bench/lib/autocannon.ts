@@ -1,7 +1,12 @@
 /** The part of autocannon's programmatic API the benchmark uses (the package ships no types). */
 export interface AutocannonRequest {
   setupRequest?: (request: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>;
-  onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+  onResponse?: (
+    status: number,
+    body: string,
+    context: Record<string, unknown>,
+    headers: Record<string, string>,
+  ) => void;
 }
 
 export interface AutocannonOptions {

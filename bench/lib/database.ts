@@ -42,8 +42,13 @@ export async function connect(url: string): Promise<Client> {
  */
 export async function seededCounts(db: Client): Promise<{ companies: number; people: number; opportunities: number }> {
   const count = async (table: string) =>
-    (await db.query(`SELECT count(*)::int AS n FROM "${table}" WHERE "createdBySource" = 'IMPORT'`)).rows[0].n as number;
-  return { companies: await count('company'), people: await count('person'), opportunities: await count('opportunity') };
+    (await db.query(`SELECT count(*)::int AS n FROM "${table}" WHERE "createdBySource" = 'IMPORT'`)).rows[0]
+      .n as number;
+  return {
+    companies: await count('company'),
+    people: await count('person'),
+    opportunities: await count('opportunity'),
+  };
 }
 
 const CHUNK = 5_000;

@@ -11,7 +11,11 @@ export const SERVICE_SESSION_OPTIONS = '-c TimeZone=UTC -c jit=off';
 
 /** A connection for explaining, with the service's session settings. */
 export async function explainConnection(url: string): Promise<Client> {
-  const client = new Client({ connectionString: url, application_name: 'crm-bench-explain', options: SERVICE_SESSION_OPTIONS });
+  const client = new Client({
+    connectionString: url,
+    application_name: 'crm-bench-explain',
+    options: SERVICE_SESSION_OPTIONS,
+  });
   await client.connect();
   return client;
 }
@@ -53,7 +57,8 @@ interface PlanNode {
 }
 
 function seqScans(node: PlanNode, out: string[] = []): string[] {
-  if (node['Node Type'] === 'Seq Scan') out.push(`${node['Relation Name']} (${node['Actual Rows']} rows x ${node['Actual Loops']} loops)`);
+  if (node['Node Type'] === 'Seq Scan')
+    out.push(`${node['Relation Name']} (${node['Actual Rows']} rows x ${node['Actual Loops']} loops)`);
   for (const child of node.Plans ?? []) seqScans(child, out);
   return out;
 }
@@ -62,7 +67,12 @@ function seqScans(node: PlanNode, out: string[] = []): string[] {
 const READ = /^\s*(SELECT|WITH(?![\s\S]*\b(INSERT|UPDATE|DELETE)\b))/i;
 
 /** EXPLAIN (ANALYZE, BUFFERS) of `sql` with `params`: one unmeasured execution, then `runs` measured ones. */
-export async function explainStatement(db: Client, sql: string, params: (string | null)[], runs = 5): Promise<ExplainedStatement> {
+export async function explainStatement(
+  db: Client,
+  sql: string,
+  params: (string | null)[],
+  runs = 5,
+): Promise<ExplainedStatement> {
   const explainJson = async () => {
     const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
     return (rows[0]['QUERY PLAN'] as { Plan: PlanNode; 'Planning Time': number; 'Execution Time': number }[])[0];
@@ -71,7 +81,9 @@ export async function explainStatement(db: Client, sql: string, params: (string 
   const samples = [];
   for (let i = 0; i < runs; i++) samples.push(await explainJson());
   const last = samples[samples.length - 1];
-  const text = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+  const text = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows
+    .map((r) => r['QUERY PLAN'] as string)
+    .join('\n');
   return {
     sql,
     params,
@@ -86,7 +98,12 @@ export async function explainStatement(db: Client, sql: string, params: (string 
 }
 
 /** Explains the statements a request sent (the API key lookup left out). */
-export async function explainCaptured(db: Client, scenario: string, request: string, captured: CapturedStatement[]): Promise<ExplainResult> {
+export async function explainCaptured(
+  db: Client,
+  scenario: string,
+  request: string,
+  captured: CapturedStatement[],
+): Promise<ExplainResult> {
   const result: ExplainResult = { scenario, request, statements: [], skipped: [] };
   for (const statement of captured) {
     if (NOISE.test(statement.sql)) continue;
@@ -104,7 +121,9 @@ const ms = (v: number) => `${v.toFixed(1)} ms`;
 /** The section printed after the table: per request, each statement's SQL time; then the plans of each scenario's first request. */
 export function explainReport(results: ExplainResult[], withPlans: boolean): string {
   if (results.length === 0) return '';
-  const out = ['SQL time: EXPLAIN (ANALYZE, BUFFERS) of the statements the service sent, with their values, at bench size (median of 5 executions)'];
+  const out = [
+    'SQL time: EXPLAIN (ANALYZE, BUFFERS) of the statements the service sent, with their values, at bench size (median of 5 executions)',
+  ];
   for (const r of results) {
     const total = r.statements.reduce((n, s) => n + s.executionMs + s.planningMs, 0);
     out.push(`  ${r.scenario}: ${r.request}`);
@@ -124,7 +143,11 @@ export function explainReport(results: ExplainResult[], withPlans: boolean): str
       if (seen.has(r.scenario)) continue;
       seen.add(r.scenario);
       r.statements.forEach((s, i) => {
-        out.push('', `plan of ${r.scenario} [${i + 1}] (${r.request}):`, ...s.plan.split('\n').map((line) => `  ${line}`));
+        out.push(
+          '',
+          `plan of ${r.scenario} [${i + 1}] (${r.request}):`,
+          ...s.plan.split('\n').map((line) => `  ${line}`),
+        );
       });
     }
   }

@@ -15,13 +15,19 @@ export type PeerName = (typeof PEERS)[number];
 /** The Platformatic DB release the benchmark runs (the 2.x line; 2.61.0 is its last release on npm). */
 export const PLATFORMATIC_VERSION = '2.61.0';
 /** Where it is installed: outside the repository, shared by every checkout and run. */
-export const PLATFORMATIC_DIR = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'crm-bench', 'platformatic');
+export const PLATFORMATIC_DIR = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'crm-bench',
+  'platformatic',
+);
 
 function run(command: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 2, 2] });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -31,13 +37,20 @@ function run(command: string, args: string[], cwd: string): Promise<void> {
  */
 export async function ensurePlatformatic(log: (message: string) => void): Promise<string> {
   const packageJson = join(PLATFORMATIC_DIR, 'node_modules', '@platformatic', 'db', 'package.json');
-  const installed = existsSync(packageJson) ? (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version : undefined;
+  const installed = existsSync(packageJson)
+    ? (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version
+    : undefined;
   if (installed !== PLATFORMATIC_VERSION) {
     log(`installing @platformatic/db@${PLATFORMATIC_VERSION} into ${PLATFORMATIC_DIR} (once)...`);
     mkdirSync(PLATFORMATIC_DIR, { recursive: true });
     const own = join(PLATFORMATIC_DIR, 'package.json');
-    if (!existsSync(own)) writeFileSync(own, `${JSON.stringify({ name: 'crm-bench-platformatic', private: true }, null, 2)}\n`);
-    await run('npm', ['install', '--no-audit', '--no-fund', `@platformatic/db@${PLATFORMATIC_VERSION}`], PLATFORMATIC_DIR);
+    if (!existsSync(own))
+      writeFileSync(own, `${JSON.stringify({ name: 'crm-bench-platformatic', private: true }, null, 2)}\n`);
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', `@platformatic/db@${PLATFORMATIC_VERSION}`],
+      PLATFORMATIC_DIR,
+    );
   }
   return join(PLATFORMATIC_DIR, 'node_modules', '@platformatic', 'db', 'db.mjs');
 }
@@ -51,9 +64,14 @@ const SERVED = ['person', 'company'];
  * secret as its only authentication (checked on every request), the service's timestamps
  * (`createdAt`, `updatedAt`) set on writes, the search vectors left out of its schemas.
  */
-export async function platformaticConfig(db: Client, databaseUrl: string, port: number, secret: string): Promise<Record<string, unknown>> {
+export async function platformaticConfig(
+  db: Client,
+  databaseUrl: string,
+  port: number,
+  secret: string,
+): Promise<Record<string, unknown>> {
   const include = new Set(SERVED);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     const { rows } = await db.query(
       `SELECT DISTINCT confrelid::regclass::text AS target FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text = ANY($1::text[])`,
@@ -61,7 +79,10 @@ export async function platformaticConfig(db: Client, databaseUrl: string, port: 
     );
     for (const { target } of rows as { target: string }[]) {
       const table = target.replace(/^"|"$/g, '');
-      if (!include.has(table)) (include.add(table), (grew = true));
+      if (!include.has(table)) {
+        include.add(table);
+        grew = true;
+      }
     }
   }
   const { rows: vectors } = await db.query(
@@ -75,7 +96,11 @@ export async function platformaticConfig(db: Client, databaseUrl: string, port: 
       connectionString: databaseUrl,
       poolSize: 10,
       graphql: false,
-      openapi: { ignore: Object.fromEntries((vectors as { table: string }[]).map(({ table }) => [table, { searchVector: true }])) },
+      openapi: {
+        ignore: Object.fromEntries(
+          (vectors as { table: string }[]).map(({ table }) => [table, { searchVector: true }]),
+        ),
+      },
       include: Object.fromEntries([...include].map((t) => [t, true])),
       schemalock: false,
       autoTimestamp: { createdAt: 'createdAt', updatedAt: 'updatedAt' },

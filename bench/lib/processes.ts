@@ -16,7 +16,14 @@ export interface Child {
 const children = new Set<Child>();
 
 /** Starts `command` with exactly `env` (plus PATH/HOME), output to `logPath`; killed when the benchmark exits. */
-export function startChild(name: string, command: string, args: string[], env: Record<string, string>, cwd: string, logPath: string): Child {
+export function startChild(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  logPath: string,
+): Child {
   const base: Record<string, string> = {};
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key]) base[key] = process.env[key]!;
   const proc = spawn(command, args, { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -49,7 +56,10 @@ export async function waitReady(child: Child, url: string, timeoutMs = 90_000): 
   let exited = false;
   void child.exited.then(() => (exited = true));
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`${child.name} exited (code ${child.exitCode}) before it was ready:\n  ${child.tail.slice(-15).join('\n  ')}`);
+    if (exited)
+      throw new Error(
+        `${child.name} exited (code ${child.exitCode}) before it was ready:\n  ${child.tail.slice(-15).join('\n  ')}`,
+      );
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (response.status === 200) return;

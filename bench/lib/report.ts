@@ -66,11 +66,23 @@ export function summarize(
     for (const target of targets) {
       const mine = runs.filter((r) => r.scenario === scenario.name && r.target === target.name);
       if (target.kind === 'peer' && !scenario.peer) {
-        rows.push({ scenario: scenario.name, target: target.name, status: 'n/a', note: 'the peer has no equivalent request', rounds: 0 });
+        rows.push({
+          scenario: scenario.name,
+          target: target.name,
+          status: 'n/a',
+          note: 'the peer has no equivalent request',
+          rounds: 0,
+        });
         continue;
       }
       if (target.status !== 'ok' || mine.length === 0) {
-        rows.push({ scenario: scenario.name, target: target.name, status: target.status === 'ok' ? 'failed' : target.status, note: target.note, rounds: 0 });
+        rows.push({
+          scenario: scenario.name,
+          target: target.name,
+          status: target.status === 'ok' ? 'failed' : target.status,
+          note: target.note,
+          rounds: 0,
+        });
         continue;
       }
       const rps = median(mine.map((r) => r.reqPerSec));
@@ -84,7 +96,8 @@ export function summarize(
         status: 'ok',
         rounds: mine.length,
         reqPerSec: rps,
-        recordsPerSec: scenario.recordsPerRequest && scenario.recordsPerRequest > 1 ? rps * scenario.recordsPerRequest : undefined,
+        recordsPerSec:
+          scenario.recordsPerRequest && scenario.recordsPerRequest > 1 ? rps * scenario.recordsPerRequest : undefined,
         p50,
         p99: median(mine.map((r) => r.p99)),
         errors: mine.reduce((n, r) => n + r.non2xx + r.errors, 0),
@@ -101,9 +114,22 @@ export function summarize(
   return rows;
 }
 
-const fmt = (v: number | undefined, digits = 0) => (v === undefined ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const fmt = (v: number | undefined, digits = 0) =>
+  v === undefined ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-const HEADERS = ['scenario', 'target', 'req/s', 'records/s', 'p50 ms', 'p99 ms', 'errors', 'max RSS MB', 'CPU ms/req', 'DB CPU ms/req', 'ratio'];
+const HEADERS = [
+  'scenario',
+  'target',
+  'req/s',
+  'records/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'max RSS MB',
+  'CPU ms/req',
+  'DB CPU ms/req',
+  'ratio',
+];
 
 /** The columns: with a peer, one more ratio (req/s over the peer's). */
 function headers(peer?: string): string[] {

@@ -85,7 +85,10 @@ function updateMany(size: number): Scenario['request'] {
     method: 'PATCH',
     path: `/rest/people?depth=0&filter=${q(positionWindow(d, i, size))}`,
     headers: JSON_HEADERS,
-    body: JSON.stringify({ jobTitle: `Bench ${d.runTag}-${stream}-${i}`, city: `${CITIES[i % CITIES.length][0]} ${d.runTag}-${stream}-${i}` }),
+    body: JSON.stringify({
+      jobTitle: `Bench ${d.runTag}-${stream}-${i}`,
+      city: `${CITIES[i % CITIES.length][0]} ${d.runTag}-${stream}-${i}`,
+    }),
   });
 }
 
@@ -115,7 +118,11 @@ function newPerson(d: ScenarioData, i: number, stream: string) {
     emails: { primaryEmail: `${first}.${last}.${d.runTag}.${stream}.${i}@bench-run.example`.toLowerCase() },
     jobTitle: JOB_TITLES[i % JOB_TITLES.length],
     city,
-    phones: { primaryPhoneNumber: String(600_000_000 + i), primaryPhoneCountryCode: country, primaryPhoneCallingCode: calling },
+    phones: {
+      primaryPhoneNumber: String(600_000_000 + i),
+      primaryPhoneCountryCode: country,
+      primaryPhoneCallingCode: calling,
+    },
     linkedinLink: { primaryLinkUrl: `https://www.linkedin.com/in/${d.runTag}-${stream}-${i}` },
     companyId: d.companyIds[i % d.companyIds.length],
   };
@@ -139,17 +146,22 @@ export const SCENARIOS: Scenario[] = [
     description: 'GET /rest/people/:id?depth=0 (rotating over 5,000 seeded people)',
     compare: 'json',
     request: (d, i) => ({ method: 'GET', path: `/rest/people/${d.people[i % d.people.length].id}?depth=0` }),
-    peer: (d, i) => ({ method: 'GET', path: `/person/${d.people[i % d.people.length].id}?fields=${peerData(d).fields.person}` }),
+    peer: (d, i) => ({
+      method: 'GET',
+      path: `/person/${d.people[i % d.people.length].id}?fields=${peerData(d).fields.person}`,
+    }),
   },
   {
     name: 'get-d1',
-    description: 'GET /rest/people/:id?depth=1: the person, its company and its 8 one-to-many relations (9 relation queries)',
+    description:
+      'GET /rest/people/:id?depth=1: the person, its company and its 8 one-to-many relations (9 relation queries)',
     compare: 'json',
     request: (d, i) => ({ method: 'GET', path: `/rest/people/${d.people[i % d.people.length].id}?depth=1` }),
   },
   {
     name: 'list-d0',
-    description: 'GET /rest/companies?limit=60&depth=0&filter=employees[gte]:N (N rotating 10..1000; 28-73 % of rows match) with the exact totalCount',
+    description:
+      'GET /rest/companies?limit=60&depth=0&filter=employees[gte]:N (N rotating 10..1000; 28-73 % of rows match) with the exact totalCount',
     compare: 'json',
     request: (_d, i) => ({ method: 'GET', path: listCompanies(i) }),
   },
@@ -168,12 +180,17 @@ export const SCENARIOS: Scenario[] = [
     compare: 'json',
     ignoreKeys: ['totalCount'],
     explain: 1,
-    request: (_d, i) => ({ method: 'GET', path: `${listCompanies(i)}&order_by=createdAt`, headers: { prefer: 'count=none' } }),
+    request: (_d, i) => ({
+      method: 'GET',
+      path: `${listCompanies(i)}&order_by=createdAt`,
+      headers: { prefer: 'count=none' },
+    }),
     peer: (d, i) => ({ method: 'GET', path: peerListCompanies(d, i, 'orderby.createdAt=asc&orderby.id=asc') }),
   },
   {
     name: 'list-d1',
-    description: 'GET /rest/people?limit=60&depth=1&filter=city[eq]:"X" (12 cities, 2.7-18 % of rows) with totalCount: 60 people with their company and 8 relations',
+    description:
+      'GET /rest/people?limit=60&depth=1&filter=city[eq]:"X" (12 cities, 2.7-18 % of rows) with totalCount: 60 people with their company and 8 relations',
     compare: 'json',
     request: (_d, i) => ({
       method: 'GET',
@@ -182,21 +199,33 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'list-deep',
-    description: 'GET /rest/companies?limit=60&depth=0&starting_after=<cursor ~page 1000> (20 cursors) with the exact totalCount of all companies',
+    description:
+      'GET /rest/companies?limit=60&depth=0&starting_after=<cursor ~page 1000> (20 cursors) with the exact totalCount of all companies',
     compare: 'json',
     request: (d, i, target) => {
       const cursors = d.deepCursors[target === 'service' ? 'service' : 'baseline'];
-      return { method: 'GET', path: `/rest/companies?limit=60&depth=0&starting_after=${q(cursors[i % cursors.length])}` };
+      return {
+        method: 'GET',
+        path: `/rest/companies?limit=60&depth=0&starting_after=${q(cursors[i % cursors.length])}`,
+      };
     },
   },
   {
     name: 'duplicates',
-    description: 'POST /rest/people/duplicates?depth=0 with 1 record (name + email of a seeded person: ~10 matches by name)',
+    description:
+      'POST /rest/people/duplicates?depth=0 with 1 record (name + email of a seeded person: ~10 matches by name)',
     compare: 'json',
     request: (d, i) => {
       const p = d.people[(i * 31) % d.people.length];
-      const body = { data: [{ name: { firstName: p.firstName, lastName: p.lastName }, emails: { primaryEmail: p.email } }] };
-      return { method: 'POST', path: '/rest/people/duplicates?depth=0', headers: JSON_HEADERS, body: JSON.stringify(body) };
+      const body = {
+        data: [{ name: { firstName: p.firstName, lastName: p.lastName }, emails: { primaryEmail: p.email } }],
+      };
+      return {
+        method: 'POST',
+        path: '/rest/people/duplicates?depth=0',
+        headers: JSON_HEADERS,
+        body: JSON.stringify(body),
+      };
     },
   },
 
@@ -207,7 +236,10 @@ export const SCENARIOS: Scenario[] = [
     compare: 'json',
     connections: 1,
     explain: 1,
-    request: () => ({ method: 'GET', path: `/rest/opportunities/groupBy?group_by=${q(GROUP_BY_STAGE)}&aggregate=${q(SUM_OF_AMOUNTS)}` }),
+    request: () => ({
+      method: 'GET',
+      path: `/rest/opportunities/groupBy?group_by=${q(GROUP_BY_STAGE)}&aggregate=${q(SUM_OF_AMOUNTS)}`,
+    }),
   },
   {
     name: 'list-relation',
@@ -223,7 +255,8 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'search',
-    description: 'GET /rest/search?query=<two words> (40 queries: a first name + a last-name prefix, or a company name word + a prefix) across the searchable collections, 1 connection',
+    description:
+      'GET /rest/search?query=<two words> (40 queries: a first name + a last-name prefix, or a company name word + a prefix) across the searchable collections, 1 connection',
     compare: 'json',
     connections: 1,
     explain: 2,
@@ -232,11 +265,17 @@ export const SCENARIOS: Scenario[] = [
 
   {
     name: 'create-one',
-    description: 'POST /rest/people?depth=0: one person (unique email) + auditLog, webhook outbox and timeline rows, one statement',
+    description:
+      'POST /rest/people?depth=0: one person (unique email) + auditLog, webhook outbox and timeline rows, one statement',
     compare: 'shape',
     recordsPerRequest: 1,
     writes: true,
-    request: (d, i, _t, stream) => ({ method: 'POST', path: '/rest/people?depth=0', headers: JSON_HEADERS, body: JSON.stringify(newPerson(d, i, stream)) }),
+    request: (d, i, _t, stream) => ({
+      method: 'POST',
+      path: '/rest/people?depth=0',
+      headers: JSON_HEADERS,
+      body: JSON.stringify(newPerson(d, i, stream)),
+    }),
     // the same person as columns; Platformatic requires every NOT NULL column, defaults or not
     peer: (d, i, stream) => {
       const p = newPerson(d, i, stream);
@@ -256,12 +295,18 @@ export const SCENARIOS: Scenario[] = [
         createdBySource: 'API',
         createdByName: 'benchmark',
       };
-      return { method: 'POST', path: `/person/?fields=${peerData(d).fields.person}`, headers: JSON_HEADERS, body: JSON.stringify(body) };
+      return {
+        method: 'POST',
+        path: `/person/?fields=${peerData(d).fields.person}`,
+        headers: JSON_HEADERS,
+        body: JSON.stringify(body),
+      };
     },
   },
   {
     name: 'create-many',
-    description: 'POST /rest/batch/companies?depth=0 with 60 companies (unique domains): 60 rows + 60 audit + 60 timeline rows, one statement',
+    description:
+      'POST /rest/batch/companies?depth=0 with 60 companies (unique domains): 60 rows + 60 audit + 60 timeline rows, one statement',
     compare: 'shape',
     recordsPerRequest: 60,
     writes: true,
@@ -278,12 +323,18 @@ export const SCENARIOS: Scenario[] = [
           idealCustomerProfile: n % 10 === 0,
         };
       });
-      return { method: 'POST', path: '/rest/batch/companies?depth=0', headers: JSON_HEADERS, body: JSON.stringify(records) };
+      return {
+        method: 'POST',
+        path: '/rest/batch/companies?depth=0',
+        headers: JSON_HEADERS,
+        body: JSON.stringify(records),
+      };
     },
   },
   {
     name: 'update-one',
-    description: 'PATCH /rest/companies/:id?depth=0 {name, employees} (rotating over 5,000 companies): row lock, update, audit with diff, timeline, one statement',
+    description:
+      'PATCH /rest/companies/:id?depth=0 {name, employees} (rotating over 5,000 companies): row lock, update, audit with diff, timeline, one statement',
     compare: 'shape',
     recordsPerRequest: 1,
     writes: true,
@@ -296,8 +347,17 @@ export const SCENARIOS: Scenario[] = [
     // Platformatic's PUT validates a whole record: the company's other NOT NULL columns are sent again, unchanged
     peer: (d, i, stream) => {
       const id = d.companyIds[(i * 13) % d.companyIds.length];
-      const body = { ...peerData(d).companies.get(id), name: `Company ${d.runTag}-${stream}-${i}`, employees: 1 + (i % 20_000) };
-      return { method: 'PUT', path: `/company/${id}?fields=${peerData(d).fields.company}`, headers: JSON_HEADERS, body: JSON.stringify(body) };
+      const body = {
+        ...peerData(d).companies.get(id),
+        name: `Company ${d.runTag}-${stream}-${i}`,
+        employees: 1 + (i % 20_000),
+      };
+      return {
+        method: 'PUT',
+        path: `/company/${id}?fields=${peerData(d).fields.company}`,
+        headers: JSON_HEADERS,
+        body: JSON.stringify(body),
+      };
     },
   },
   {
@@ -336,7 +396,8 @@ export const SCENARIOS: Scenario[] = [
       const blocks = Math.max(1, Math.floor(d.people.length / UPSERT_EXISTING));
       const first = (i % blocks) * UPSERT_EXISTING;
       const items = Array.from({ length: 2 * UPSERT_EXISTING }, (_, k) => {
-        if (k % 2 === 0) return { emails: { primaryEmail: d.people[(first + k / 2) % d.people.length].email }, jobTitle };
+        if (k % 2 === 0)
+          return { emails: { primaryEmail: d.people[(first + k / 2) % d.people.length].email }, jobTitle };
         const firstName = FIRST_NAMES[(i + k) % FIRST_NAMES.length];
         const lastName = LAST_NAMES[(i * 7 + k) % LAST_NAMES.length];
         return {
@@ -345,7 +406,12 @@ export const SCENARIOS: Scenario[] = [
           jobTitle,
         };
       });
-      return { method: 'POST', path: '/rest/batch/people?upsert=true&depth=0', headers: JSON_HEADERS, body: JSON.stringify(items) };
+      return {
+        method: 'POST',
+        path: '/rest/batch/people?upsert=true&depth=0',
+        headers: JSON_HEADERS,
+        body: JSON.stringify(items),
+      };
     },
   },
 ];
@@ -353,7 +419,8 @@ export const SCENARIOS: Scenario[] = [
 export function selectScenarios(names: string[] | undefined): Scenario[] {
   if (!names || names.length === 0) return SCENARIOS;
   const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
-  if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
   return SCENARIOS.filter((s) => names.includes(s.name));
 }
 
@@ -378,7 +445,12 @@ function normalize(value: unknown, mode: 'json' | 'shape', key?: string): unknow
 }
 
 /** The first path where two answers differ, or undefined when they agree. */
-export function firstDifference(service: unknown, baseline: unknown, mode: 'json' | 'shape', ignoreKeys: string[] = []): string | undefined {
+export function firstDifference(
+  service: unknown,
+  baseline: unknown,
+  mode: 'json' | 'shape',
+  ignoreKeys: string[] = [],
+): string | undefined {
   const strip = (v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const copy = { ...(v as Record<string, unknown>) };
@@ -393,7 +465,11 @@ export function firstDifference(service: unknown, baseline: unknown, mode: 'json
     if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
     const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
     for (const k of keys) {
-      const d = walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`);
+      const d = walk(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`,
+      );
       if (d) return d;
     }
     return undefined;

@@ -119,7 +119,10 @@ export class SqlCapture {
         } else if (type === 'B') {
           const [, next] = cstring(body, 0); // portal
           const [statement, at] = cstring(body, next);
-          this.record(statement ? (named.get(statement) ?? `<prepared ${statement}>`) : unnamed, body.length <= MAX_PARAMS_BYTES ? bindValues(body, at) : undefined);
+          this.record(
+            statement ? (named.get(statement) ?? `<prepared ${statement}>`) : unnamed,
+            body.length <= MAX_PARAMS_BYTES ? bindValues(body, at) : undefined,
+          );
         }
       }
     });
@@ -174,12 +177,20 @@ export function compareStatements(service: string[], baseline: string[]): string
   const baselineOnly: string[] = [];
   for (const sql of new Set([...a.keys(), ...b.keys()])) {
     const n = (a.get(sql) ?? 0) - (b.get(sql) ?? 0);
-    if (n > 0) (differences.push(`service only (x${n}): ${sql}`), serviceOnly.push(sql));
-    if (n < 0) (differences.push(`baseline only (x${-n}): ${sql}`), baselineOnly.push(sql));
+    if (n > 0) {
+      differences.push(`service only (x${n}): ${sql}`);
+      serviceOnly.push(sql);
+    }
+    if (n < 0) {
+      differences.push(`baseline only (x${-n}): ${sql}`);
+      baselineOnly.push(sql);
+    }
   }
   // the statements are long and alike: show where each service-only one parts from its nearest baseline-only one
   for (const sql of serviceOnly) {
-    const nearest = baselineOnly.map((other) => ({ other, at: commonPrefix(sql, other) })).sort((x, y) => y.at - x.at)[0];
+    const nearest = baselineOnly
+      .map((other) => ({ other, at: commonPrefix(sql, other) }))
+      .sort((x, y) => y.at - x.at)[0];
     if (nearest && nearest.at > 0) {
       const from = Math.max(0, nearest.at - 60);
       differences.push(

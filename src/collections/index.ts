@@ -126,4 +126,7 @@ export const COLLECTIONS: CollectionRegistration[] = [
 
 export const COLLECTION_DEFINITIONS = COLLECTIONS.map((c) => c.definition);
 /** What the DataSource holds: every collection's table, the webhook outbox and the idempotency keys. */
-export const DATABASE_SCHEMA: DatabaseSchema = { collections: COLLECTION_DEFINITIONS, entities: [WebhookDeliveryEntity, IdempotencyKeyEntity] };
+export const DATABASE_SCHEMA: DatabaseSchema = {
+  collections: COLLECTION_DEFINITIONS,
+  entities: [WebhookDeliveryEntity, IdempotencyKeyEntity],
+};

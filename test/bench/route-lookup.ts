@@ -14,18 +14,38 @@ type Method = 'get' | 'post' | 'patch' | 'put' | 'delete' | 'all';
 
 function app(collections: number): { router: ExpressRouter; routes: number } {
   const adapter = new ExpressAdapter();
-  const routes: [Method, string][] = [['get', '/rest/docs'], ['get', '/rest/open-api/core'], ['get', '/rest/health'], ['get', '/rest/search'], ['post', '/rest/mcp']];
+  const routes: [Method, string][] = [
+    ['get', '/rest/docs'],
+    ['get', '/rest/open-api/core'],
+    ['get', '/rest/health'],
+    ['get', '/rest/search'],
+    ['post', '/rest/mcp'],
+  ];
   for (let i = 0; i < collections; i++) {
     const c = `collection${i}`;
     routes.push(
-      ['get', `/rest/${c}/groupBy`], ['patch', `/rest/${c}/merge`], ['patch', `/rest/${c}/restore`], ['patch', `/rest/restore/${c}`],
-      ['patch', `/rest/restore/${c}/:id`], ['patch', `/rest/${c}`], ['put', `/rest/${c}`], ['delete', `/rest/${c}`], ['put', `/rest/${c}/:id`],
-      ['get', `/rest/${c}`], ['post', `/rest/${c}`], ['post', `/rest/batch/${c}`], ['post', `/rest/${c}/duplicates`],
-      ['get', `/rest/${c}/:id`], ['patch', `/rest/${c}/:id`], ['delete', `/rest/${c}/:id`], ['patch', `/rest/${c}/:id/restore`],
+      ['get', `/rest/${c}/groupBy`],
+      ['patch', `/rest/${c}/merge`],
+      ['patch', `/rest/${c}/restore`],
+      ['patch', `/rest/restore/${c}`],
+      ['patch', `/rest/restore/${c}/:id`],
+      ['patch', `/rest/${c}`],
+      ['put', `/rest/${c}`],
+      ['delete', `/rest/${c}`],
+      ['put', `/rest/${c}/:id`],
+      ['get', `/rest/${c}`],
+      ['post', `/rest/${c}`],
+      ['post', `/rest/batch/${c}`],
+      ['post', `/rest/${c}/duplicates`],
+      ['get', `/rest/${c}/:id`],
+      ['patch', `/rest/${c}/:id`],
+      ['delete', `/rest/${c}/:id`],
+      ['patch', `/rest/${c}/:id/restore`],
     );
   }
   routes.push(['all', '/rest/*path']);
-  for (const [method, path] of routes) adapter[method](path, (_req: unknown, res: { answered: number }) => void res.answered++);
+  for (const [method, path] of routes)
+    adapter[method](path, (_req: unknown, res: { answered: number }) => void res.answered++);
   return { router: (adapter.getInstance() as { router: ExpressRouter }).router, routes: routes.length };
 }
 
@@ -50,7 +70,9 @@ for (const collections of [1, 29]) {
     const plain = app(collections);
     const indexed = app(collections);
     indexRoutes(indexed.router);
-    rows.push(`| ${plain.routes} | ${which} | ${perRequest(plain.router, url).toFixed(2)} | ${perRequest(indexed.router, url).toFixed(2)} |`);
+    rows.push(
+      `| ${plain.routes} | ${which} | ${perRequest(plain.router, url).toFixed(2)} | ${perRequest(indexed.router, url).toFixed(2)} |`,
+    );
   }
 }
 process.stdout.write(`route lookup of GET /rest/<collection>/:id (median of 5 x 50,000)\n${rows.join('\n')}\n`);

@@ -2,8 +2,7 @@ import { Client } from 'pg';
 import { ChildServer, sleep } from '../support/child-server';
 import { Written } from './load';
 import { WebhookReceiver } from './receiver';
-
-type Json = Record<string, any>;
+import type { Json } from '../support/http';
 
 /** Differences between what was acknowledged and what is stored (a pure comparison, self-tested below). */
 export function compareWrites(written: Written[], stored: Map<string, Json>): { lost: string[]; changed: string[] } {
@@ -12,8 +11,14 @@ export function compareWrites(written: Written[], stored: Map<string, Json>): { 
   for (const w of written) {
     const s = stored.get(w.id);
     if (!s) lost.push(w.id);
-    else if (s.name !== w.name || s.employees !== w.employees || (!w.uncertain && w.city !== null && s.address?.addressCity !== w.city))
-      changed.push(`${w.id}: acknowledged ${JSON.stringify([w.name, w.employees, w.city])}, stored ${JSON.stringify([s.name, s.employees, s.address?.addressCity])}`);
+    else if (
+      s.name !== w.name ||
+      s.employees !== w.employees ||
+      (!w.uncertain && w.city !== null && s.address?.addressCity !== w.city)
+    )
+      changed.push(
+        `${w.id}: acknowledged ${JSON.stringify([w.name, w.employees, w.city])}, stored ${JSON.stringify([s.name, s.employees, s.address?.addressCity])}`,
+      );
   }
   return { lost, changed };
 }
@@ -37,7 +42,9 @@ export async function checkWrites(
   for (let i = 0; i < written.length; i += 100) {
     const ids = written.slice(i, i + 100).map((w) => w.id);
     const filter = encodeURIComponent(`id[in]:[${ids.join(',')}]`);
-    const res = await fetch(`${lb}/companies?depth=0&limit=200&filter=${filter}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${lb}/companies?depth=0&limit=200&filter=${filter}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (res.status !== 200) {
       problems.push(`reading back acknowledged writes answered ${res.status}`);
       continue;
@@ -46,14 +53,16 @@ export async function checkWrites(
   }
   const { lost, changed } = compareWrites(written, stored);
   if (lost.length) problems.push(`${lost.length} acknowledged creates lost: ${lost.slice(0, 5).join(', ')}`);
-  if (changed.length) problems.push(`${changed.length} acknowledged writes not as acknowledged: ${changed.slice(0, 3).join('; ')}`);
+  if (changed.length)
+    problems.push(`${changed.length} acknowledged writes not as acknowledged: ${changed.slice(0, 3).join('; ')}`);
   // the comparison itself can fail: a lost record and a changed one are seen
   if (written.length >= 2) {
     const tampered = new Map(stored);
     tampered.delete(written[0].id);
     tampered.set(written[1].id, { ...stored.get(written[1].id), employees: -1 });
     const seen = compareWrites(written.slice(0, 2), tampered);
-    if (seen.lost.length !== 1 || seen.changed.length !== 1) problems.push('the write check did not see a tampered record');
+    if (seen.lost.length !== 1 || seen.changed.length !== 1)
+      problems.push('the write check did not see a tampered record');
   }
   const patched = written.filter((w) => w.city !== null && !w.uncertain).length;
 
@@ -63,21 +72,37 @@ export async function checkWrites(
   while (missing().length > 0 && Date.now() < webhookDeadline) await sleep(500);
   const waited = Date.now() - waitStarted;
   const notDelivered = missing();
-  if (notDelivered.length) problems.push(`${notDelivered.length} acknowledged creates without a webhook delivery: ${notDelivered.slice(0, 5).map((w) => w.id).join(', ')}`);
+  if (notDelivered.length)
+    problems.push(
+      `${notDelivered.length} acknowledged creates without a webhook delivery: ${notDelivered
+        .slice(0, 5)
+        .map((w) => w.id)
+        .join(', ')}`,
+    );
   const manyIds = [...receiver.byRecord].filter(([id, deliveries]) => id !== '?' && deliveries.size > 1);
-  if (manyIds.length) problems.push(`${manyIds.length} records with more than one delivery id (one event, one outbox row)`);
+  if (manyIds.length)
+    problems.push(`${manyIds.length} records with more than one delivery id (one event, one outbox row)`);
   const duplicates = receiver.duplicates();
   const early = duplicates.filter((d) => d.times[1] - d.times[0] < 55_000);
-  if (early.length) problems.push(`${early.length} deliveries received twice within 55 s (not a lease expiry): ${early.slice(0, 3).map((d) => d.id).join(', ')}`);
+  if (early.length)
+    problems.push(
+      `${early.length} deliveries received twice within 55 s (not a lease expiry): ${early
+        .slice(0, 3)
+        .map((d) => d.id)
+        .join(', ')}`,
+    );
   // the outbox: one row per committed company.created, whatever the instances went through
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   const outbox = await db
-    .query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM "webhookDelivery" GROUP BY status ORDER BY status`)
+    .query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM "webhookDelivery" GROUP BY status ORDER BY status`,
+    )
     .finally(() => db.end());
   const rowsOf = Object.fromEntries(outbox.rows.map((r) => [r.status, r.n]));
   const outboxRows = outbox.rows.reduce((n, r) => n + r.n, 0);
-  if (outboxRows < written.length) problems.push(`${outboxRows} outbox rows for ${written.length} acknowledged creates`);
+  if (outboxRows < written.length)
+    problems.push(`${outboxRows} outbox rows for ${written.length} acknowledged creates`);
   return {
     problems,
     summary:
@@ -91,18 +116,25 @@ export async function checkWrites(
  * instances in turn; RateLimit-Remaining must go down by exactly one each time (counters per
  * instance would each start from the limit).
  */
-export async function checkSharedRateLimits(lb: string, token: string, servers: ChildServer[]): Promise<{ problems: string[]; summary: string }> {
+export async function checkSharedRateLimits(
+  lb: string,
+  token: string,
+  servers: ChildServer[],
+): Promise<{ problems: string[]; summary: string }> {
   const created = await fetch(`${lb}/apiKeys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: `rate-${Date.now()}`, expiresAt: new Date(Date.now() + 3600_000).toISOString() }),
   });
   const key = ((await created.json()) as Json).data?.createApiKey?.token as string | undefined;
-  if (created.status !== 201 || !key) return { problems: [`POST /apiKeys answered ${created.status}`], summary: 'no key' };
+  if (created.status !== 201 || !key)
+    return { problems: [`POST /apiKeys answered ${created.status}`], summary: 'no key' };
   const remaining: number[] = [];
   for (let i = 0; i < 30; i++) {
     const server = servers[i % servers.length];
-    const res = await fetch(`${server.baseUrl}/companies?limit=1&depth=0`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${server.baseUrl}/companies?limit=1&depth=0`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     await res.arrayBuffer();
     remaining.push(res.status === 200 ? Number(res.headers.get('ratelimit-remaining')) : -res.status);
   }

@@ -43,9 +43,15 @@ export class Haproxy {
     const env: Record<string, string> = { ...process.env, LB_BIND: `127.0.0.1:${port}` } as Record<string, string>;
     servers.forEach((serverPort, i) => (env[`APP${i + 1}_ADDR`] = `127.0.0.1:${serverPort}`));
     execFileSync(bin, ['-c', '-q', '-f', HAPROXY_CFG], { env, stdio: 'pipe' }); // the configuration is valid
-    const haproxy = new Haproxy(spawn(bin, ['-db', '-f', HAPROXY_CFG], { env, stdio: ['ignore', 'pipe', 'pipe'] }), port);
+    const haproxy = new Haproxy(
+      spawn(bin, ['-db', '-f', HAPROXY_CFG], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+      port,
+    );
     for (let i = 0; i < 100; i++) {
-      const ok = await fetch(`${haproxy.baseUrl}/health`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`${haproxy.baseUrl}/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return haproxy;
       await sleep(100);
     }

@@ -3,15 +3,20 @@
  * (types, required fields, enums, formats; unknown fields are not rejected, as in the API's
  * OpenAPI document itself).
  */
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { Service } from 'kubernetes-models/v1/Service';
+
 type Validatable = { validate(): void };
 type ModelClass = new (data: object) => Validatable;
 
 /** The model module of each apiVersion/kind this repository ships. */
 const MODELS: Record<string, () => ModelClass> = {
-  'apps/v1/Deployment': () => require('kubernetes-models/apps/v1/Deployment').Deployment,
-  'batch/v1/Job': () => require('kubernetes-models/batch/v1/Job').Job,
-  'v1/Service': () => require('kubernetes-models/v1/Service').Service,
-  'policy/v1/PodDisruptionBudget': () => require('kubernetes-models/policy/v1/PodDisruptionBudget').PodDisruptionBudget,
+  'apps/v1/Deployment': () => Deployment,
+  'batch/v1/Job': () => Job,
+  'v1/Service': () => Service,
+  'policy/v1/PodDisruptionBudget': () => PodDisruptionBudget,
 };
 
 /** The schema violations of one object (an unknown apiVersion/kind is one). */

@@ -11,7 +11,12 @@ import { Agent, request } from 'node:http';
 const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 5_000 });
 
 /** One HTTP request through `agent`; rejects on a socket error or after 30 s. */
-function send(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(url, { method, agent, headers }, (res) => {
@@ -120,20 +125,43 @@ export class Load {
         outcome.status = (await send(`${this.baseUrl}/companies/${target!.id}?depth=0`, 'GET', this.headers())).status;
       } else if (op === 'list') {
         const filter = encodeURIComponent(`employees[gte]:${Math.floor(Math.random() * 1000)}`);
-        outcome.status = (await send(`${this.baseUrl}/companies?limit=10&depth=0&filter=${filter}&order_by=employees[AscNullsLast]`, 'GET', this.headers())).status;
+        outcome.status = (
+          await send(
+            `${this.baseUrl}/companies?limit=10&depth=0&filter=${filter}&order_by=employees[AscNullsLast]`,
+            'GET',
+            this.headers(),
+          )
+        ).status;
       } else if (op === 'create') {
         const body = { name: `cluster-${n}-${randomUUID().slice(0, 8)}`, employees: Math.floor(Math.random() * 1000) };
-        const res = await send(`${this.baseUrl}/companies?depth=0`, 'POST', this.headers({ 'idempotency-key': randomUUID() }), body);
+        const res = await send(
+          `${this.baseUrl}/companies?depth=0`,
+          'POST',
+          this.headers({ 'idempotency-key': randomUUID() }),
+          body,
+        );
         outcome.status = res.status;
-        const json = JSON.parse(res.text) as { data?: { createCompany?: { id: string; name: string; employees: number } } };
+        const json = JSON.parse(res.text) as {
+          data?: { createCompany?: { id: string; name: string; employees: number } };
+        };
         const created = json.data?.createCompany;
-        if (res.status === 201 && created) this.written.push({ id: created.id, name: created.name, employees: created.employees, city: null, uncertain: false, busy: false });
+        if (res.status === 201 && created)
+          this.written.push({
+            id: created.id,
+            name: created.name,
+            employees: created.employees,
+            city: null,
+            uncertain: false,
+            busy: false,
+          });
       } else {
         const record = target!;
         record.busy = true; // one PATCH at a time per record: the last acknowledged value is the stored one
         const city = `city-${n}`;
         try {
-          const res = await send(`${this.baseUrl}/companies/${record.id}?depth=0`, 'PATCH', this.headers(), { address: { addressCity: city } });
+          const res = await send(`${this.baseUrl}/companies/${record.id}?depth=0`, 'PATCH', this.headers(), {
+            address: { addressCity: city },
+          });
           outcome.status = res.status;
           if (res.status === 200) record.city = city;
           else record.uncertain = true;

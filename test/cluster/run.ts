@@ -34,7 +34,13 @@ const log = (line: string) => process.stdout.write(`cluster: ${line}\n`);
 async function waitReady(baseUrl: string, timeoutMs = 90_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    if ((await probe(`${baseUrl}/ready`, { timeoutMs: 3000 }).then((r) => r.status, () => 0)) === 200) return Date.now() - started;
+    if (
+      (await probe(`${baseUrl}/ready`, { timeoutMs: 3000 }).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return Date.now() - started;
     await sleep(100);
   }
   throw new Error(`not ready after ${timeoutMs} ms: ${baseUrl}`);
@@ -46,7 +52,7 @@ function build(): void {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
   } catch (error) {
     const e = error as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: error });
   }
 }
 
@@ -85,9 +91,15 @@ async function main(): Promise<void> {
     await sleep(2500); // two health checks: every server UP
     const lb = haproxy.baseUrl;
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const hook = await fetch(`${lb}/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ targetUrl: receiver.url, operations: ['company.created'], secret: 'cluster' }) });
+    const hook = await fetch(`${lb}/webhooks`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ targetUrl: receiver.url, operations: ['company.created'], secret: 'cluster' }),
+    });
     check(hook.status === 201, `webhook create answered ${hook.status}`);
-    log(`3 instances on ${ports.join(', ')}, HAProxy on ${haproxy.port}, database ${dbName}; ready in ${Math.round((Date.now() - t0) / 1000)} s`);
+    log(
+      `3 instances on ${ports.join(', ')}, HAProxy on ${haproxy.port}, database ${dbName}; ready in ${Math.round((Date.now() - t0) / 1000)} s`,
+    );
 
     const rateBefore = await checkSharedRateLimits(lb, token, servers);
     problems.push(...rateBefore.problems);
@@ -104,11 +116,16 @@ async function main(): Promise<void> {
       const signalled = Date.now();
       servers[i].process.kill('SIGTERM');
       const exit = await servers[i].exited;
-      check(exit.code === 0, `instance ${i + 1} exited with ${exit.code}/${exit.signal} on SIGTERM:\n${servers[i].output}`);
+      check(
+        exit.code === 0,
+        `instance ${i + 1} exited with ${exit.code}/${exit.signal} on SIGTERM:\n${servers[i].output}`,
+      );
       start(i);
       await waitReady(servers[i].baseUrl);
       await sleep(2500); // HAProxy: two good checks put it back
-      restarts.push(`#${i + 1} exit ${exit.code} after ${exit.at - signalled} ms, back after ${Math.round((Date.now() - signalled) / 100) / 10} s`);
+      restarts.push(
+        `#${i + 1} exit ${exit.code} after ${exit.at - signalled} ms, back after ${Math.round((Date.now() - signalled) / 100) / 10} s`,
+      );
     }
     const rollEnd = Date.now();
     await sleep(3000);
@@ -138,21 +155,37 @@ async function main(): Promise<void> {
     const describe = (list: Outcome[]) =>
       [...new Set(failures(list).map((o) => `${o.op} ${o.status || o.error}`))].slice(0, 5).join('; ');
     const rate = all.length / loadSeconds;
-    log(`load: ${all.length} requests in ${loadSeconds.toFixed(1)} s (${rate.toFixed(0)} req/s; ${load.written.length} records created), ${load.deferred} deferred at the in-flight cap`);
-    log(`rolling restart: ${rolling.length} requests in ${((rollEnd - rollStart) / 1000).toFixed(1)} s, ${failures(rolling).length} failed${failures(rolling).length ? ` (${describe(rolling)})` : ''}; ` +
-      `p50 ${percentile(rolling, 50)} ms, p99 ${percentile(rolling, 99)} ms, max ${percentile(rolling, 100)} ms; ${restarts.join('; ')}`);
+    log(
+      `load: ${all.length} requests in ${loadSeconds.toFixed(1)} s (${rate.toFixed(0)} req/s; ${load.written.length} records created), ${load.deferred} deferred at the in-flight cap`,
+    );
+    log(
+      `rolling restart: ${rolling.length} requests in ${((rollEnd - rollStart) / 1000).toFixed(1)} s, ${failures(rolling).length} failed${failures(rolling).length ? ` (${describe(rolling)})` : ''}; ` +
+        `p50 ${percentile(rolling, 50)} ms, p99 ${percentile(rolling, 99)} ms, max ${percentile(rolling, 100)} ms; ${restarts.join('; ')}`,
+    );
     const killFailures = failures(killPhase);
     const afterKill = killFailures.filter((o) => o.startedAt >= exitAt);
     const startedWhileDying = all.filter((o) => o.startedAt >= killAt && o.startedAt < exitAt).length;
-    for (const o of afterKill) log(`failed after the exit: ${o.op} started ${o.startedAt - exitAt} ms after it: ${o.status || o.error}`);
-    log(`SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the signal and ${startedWhileDying} sent in the ${exitAt - killAt} ms until the exit was seen, ` +
-      `${killFailures.length} failed${killFailures.length ? ` (${describe(killPhase)})` : ''}, ${afterKill.length} of them sent after the exit; p99 ${percentile(killPhase, 99)} ms`);
+    for (const o of afterKill)
+      log(`failed after the exit: ${o.op} started ${o.startedAt - exitAt} ms after it: ${o.status || o.error}`);
+    log(
+      `SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the signal and ${startedWhileDying} sent in the ${exitAt - killAt} ms until the exit was seen, ` +
+        `${killFailures.length} failed${killFailures.length ? ` (${describe(killPhase)})` : ''}, ${afterKill.length} of them sent after the exit; p99 ${percentile(killPhase, 99)} ms`,
+    );
     const otherFailures = failures(all).length - failures(rolling).length - killFailures.length;
     check(rate >= 200, `load rate ${rate.toFixed(0)} req/s < 200`);
     check(loadSeconds >= 30, `load lasted ${loadSeconds} s < 30 s`);
-    check(failures(rolling).length === 0, `${failures(rolling).length} requests failed during the rolling restart: ${describe(rolling)}`);
-    check(afterKill.length === 0, `${afterKill.length} requests sent after the killed instance had exited failed: ${describe(afterKill)}`);
-    check(killFailures.length <= inFlightAtKill + startedWhileDying, `${killFailures.length} failures at the SIGKILL > ${inFlightAtKill + startedWhileDying} requests in flight`);
+    check(
+      failures(rolling).length === 0,
+      `${failures(rolling).length} requests failed during the rolling restart: ${describe(rolling)}`,
+    );
+    check(
+      afterKill.length === 0,
+      `${afterKill.length} requests sent after the killed instance had exited failed: ${describe(afterKill)}`,
+    );
+    check(
+      killFailures.length <= inFlightAtKill + startedWhileDying,
+      `${killFailures.length} failures at the SIGKILL > ${inFlightAtKill + startedWhileDying} requests in flight`,
+    );
     check(otherFailures === 0, `${otherFailures} requests failed outside the two phases`);
 
     // writes, webhooks, rate limits
@@ -162,7 +195,9 @@ async function main(): Promise<void> {
     const rateAfter = await checkSharedRateLimits(lb, token, servers);
     problems.push(...rateAfter.problems);
     log(`rate limits: ${rateBefore.summary} before; ${rateAfter.summary} after the SIGKILL`);
-    log(`HAProxy: ${haproxy.serverEvents.length} server state changes; ${haproxy.lines.length} log lines (errors and retries only), in test-output/cluster-haproxy.log`);
+    log(
+      `HAProxy: ${haproxy.serverEvents.length} server state changes; ${haproxy.lines.length} log lines (errors and retries only), in test-output/cluster-haproxy.log`,
+    );
     mkdirSync(join(ROOT, 'test-output'), { recursive: true });
     writeFileSync(join(ROOT, 'test-output', 'cluster-haproxy.log'), `${haproxy.lines.join('\n')}\n`);
   } finally {

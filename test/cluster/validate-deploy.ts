@@ -27,33 +27,46 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 const validateCompose = ajv.compile(schema);
 const composeProblems = (doc: unknown): string[] =>
-  validateCompose(doc) ? [] : (validateCompose.errors ?? []).map((e) => `docker-compose.yml${e.instancePath} ${e.message}`);
+  validateCompose(doc)
+    ? []
+    : (validateCompose.errors ?? []).map((e) => `docker-compose.yml${e.instancePath} ${e.message}`);
 
 const compose = parse(read('docker-compose.yml'), { merge: true });
 const brokenCompose = clone(compose);
 brokenCompose.services.app.deploy.replicas = { count: 3 };
 brokenCompose.services.app.helthcheck = {};
-if (composeProblems(brokenCompose).length < 2) problems.push('the compose schema accepted a broken file (replicas: an object, helthcheck)');
+if (composeProblems(brokenCompose).length < 2)
+  problems.push('the compose schema accepted a broken file (replicas: an object, helthcheck)');
 problems.push(...composeProblems(compose));
 
 const app = compose.services?.app ?? {};
 if (!(app.deploy?.replicas >= 2)) problems.push('docker-compose.yml: app needs at least 2 replicas');
-if (app.depends_on?.migrate?.condition !== 'service_completed_successfully') problems.push('docker-compose.yml: app must wait for the migrate service');
-if (app.environment?.MIGRATIONS_RUN !== 'false') problems.push('docker-compose.yml: replicas must not run migrations themselves');
-for (const service of ['postgres', 'redis', 'migrate', 'haproxy']) if (!compose.services?.[service]) problems.push(`docker-compose.yml: no ${service} service`);
-if (!/postgres:(1[89]|[2-9]\d)/.test(compose.services?.postgres?.image ?? '')) problems.push('docker-compose.yml: PostgreSQL must be a current major (18+)');
-if (!(compose.services?.haproxy?.volumes ?? []).some((v: string) => v.startsWith('./deploy/haproxy.cfg:'))) problems.push('docker-compose.yml: HAProxy must use deploy/haproxy.cfg');
+if (app.depends_on?.migrate?.condition !== 'service_completed_successfully')
+  problems.push('docker-compose.yml: app must wait for the migrate service');
+if (app.environment?.MIGRATIONS_RUN !== 'false')
+  problems.push('docker-compose.yml: replicas must not run migrations themselves');
+for (const service of ['postgres', 'redis', 'migrate', 'haproxy'])
+  if (!compose.services?.[service]) problems.push(`docker-compose.yml: no ${service} service`);
+if (!/postgres:(1[89]|[2-9]\d)/.test(compose.services?.postgres?.image ?? ''))
+  problems.push('docker-compose.yml: PostgreSQL must be a current major (18+)');
+if (!(compose.services?.haproxy?.volumes ?? []).some((v: string) => v.startsWith('./deploy/haproxy.cfg:')))
+  problems.push('docker-compose.yml: HAProxy must use deploy/haproxy.cfg');
 const grace = Number(/^(\d+)s$/.exec(app.stop_grace_period ?? '')?.[1]);
 const composeTimeout = Number(app.environment?.SHUTDOWN_TIMEOUT_MS);
-if (!(grace * 1000 >= composeTimeout + 5000)) problems.push(`docker-compose.yml: stop_grace_period (${app.stop_grace_period}) must cover SHUTDOWN_TIMEOUT_MS + 5 s`);
+if (!(grace * 1000 >= composeTimeout + 5000))
+  problems.push(
+    `docker-compose.yml: stop_grace_period (${app.stop_grace_period}) must cover SHUTDOWN_TIMEOUT_MS + 5 s`,
+  );
 
 // --- HAProxy and Dockerfile ------------------------------------------------------------------
 const haproxy = read('deploy/haproxy.cfg');
 for (const needed of [/uri \/rest\/ready/, /^\s*option redispatch/m, /^\s*retries \d/m, /\$\{APP1_ADDR\}/])
   if (!needed.test(haproxy)) problems.push(`deploy/haproxy.cfg: missing ${needed}`);
 const dockerfile = read('Dockerfile');
-for (const from of dockerfile.match(/^FROM .*/gm) ?? []) if (!/node:(22|24)[.-]/.test(from)) problems.push(`Dockerfile: ${from} is not Node 22 or 24 LTS`);
-if (!/HEALTHCHECK[\s\S]*process\.env\.PORT/.test(dockerfile)) problems.push('Dockerfile: HEALTHCHECK must follow $PORT');
+for (const from of dockerfile.match(/^FROM .*/gm) ?? [])
+  if (!/node:(22|24)[.-]/.test(from)) problems.push(`Dockerfile: ${from} is not Node 22 or 24 LTS`);
+if (!/HEALTHCHECK[\s\S]*process\.env\.PORT/.test(dockerfile))
+  problems.push('Dockerfile: HEALTHCHECK must follow $PORT');
 if (!/^USER node$/m.test(dockerfile)) problems.push('Dockerfile: must run as a non-root user');
 
 // --- Kubernetes ------------------------------------------------------------------------------
@@ -66,19 +79,24 @@ const deployment = manifests.find((m) => m.doc.kind === 'Deployment')!.doc;
 const brokenDeployment = clone(deployment);
 brokenDeployment.spec.replicas = 'three';
 delete brokenDeployment.spec.template.spec.containers[0].name;
-if (kubernetesProblems(brokenDeployment).length < 2) problems.push('the Kubernetes schemas accepted a broken Deployment (replicas: "three", a container without a name)');
+if (kubernetesProblems(brokenDeployment).length < 2)
+  problems.push('the Kubernetes schemas accepted a broken Deployment (replicas: "three", a container without a name)');
 for (const { file, doc } of manifests) problems.push(...kubernetesProblems(doc).map((p) => `deploy/k8s/${file}: ${p}`));
 
 const pod = deployment.spec.template.spec;
 const container = pod.containers[0];
 const env = Object.fromEntries((container.env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
-if (container.readinessProbe?.httpGet?.path !== '/rest/ready') problems.push('deployment: readinessProbe must GET /rest/ready');
-if (container.livenessProbe?.httpGet?.path !== '/rest/health') problems.push('deployment: livenessProbe must GET /rest/health');
+if (container.readinessProbe?.httpGet?.path !== '/rest/ready')
+  problems.push('deployment: readinessProbe must GET /rest/ready');
+if (container.livenessProbe?.httpGet?.path !== '/rest/health')
+  problems.push('deployment: livenessProbe must GET /rest/health');
 const preStopSeconds = Number(container.lifecycle?.preStop?.exec?.command?.[1]);
 const k8sTimeout = Number(env.SHUTDOWN_TIMEOUT_MS);
 if (!(preStopSeconds > 0)) problems.push('deployment: preStop must sleep while endpoints are removed');
 if (!(pod.terminationGracePeriodSeconds * 1000 >= preStopSeconds * 1000 + k8sTimeout + 5000))
-  problems.push(`deployment: terminationGracePeriodSeconds (${pod.terminationGracePeriodSeconds}) < preStop (${preStopSeconds} s) + SHUTDOWN_TIMEOUT_MS (${k8sTimeout} ms) + 5 s`);
+  problems.push(
+    `deployment: terminationGracePeriodSeconds (${pod.terminationGracePeriodSeconds}) < preStop (${preStopSeconds} s) + SHUTDOWN_TIMEOUT_MS (${k8sTimeout} ms) + 5 s`,
+  );
 if (env.MIGRATIONS_RUN !== 'false') problems.push('deployment: pods must not run migrations (the Job does)');
 
 if (problems.length > 0) {

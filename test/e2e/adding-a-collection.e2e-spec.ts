@@ -33,7 +33,12 @@ describe('adding a collection: gadgets, declared in test/support only', () => {
     const created = await t.http.post('/gadgets?depth=1', { name: 'Flux capacitor', price: 88, companyId: company.id });
     expect(created.status).toBe(201);
     const gadget = created.body.data.createGadget;
-    expect(gadget).toMatchObject({ name: 'Flux capacitor', price: 88, companyId: company.id, company: { id: company.id } });
+    expect(gadget).toMatchObject({
+      name: 'Flux capacitor',
+      price: 88,
+      companyId: company.id,
+      company: { id: company.id },
+    });
     expect(created.headers.get('etag')).toBeTruthy();
 
     const list = await t.http.get('/gadgets?filter=price[gt]:50&order_by=name&depth=0');
@@ -59,7 +64,9 @@ describe('adding a collection: gadgets, declared in test/support only', () => {
   it('its events: an audit row like any other collection', async () => {
     const created = (await t.http.post('/gadgets?depth=0', { name: 'Audited gadget' })).body.data.createGadget;
     const audit = await t.http.get(`/auditLogs?filter=${encodeURIComponent(`recordId[eq]:${created.id}`)}`);
-    expect(audit.body.data.auditLogs.map((a: { name: string; objectName: string }) => [a.name, a.objectName])).toEqual([['gadget.created', 'gadget']]);
+    expect(audit.body.data.auditLogs.map((a: { name: string; objectName: string }) => [a.name, a.objectName])).toEqual([
+      ['gadget.created', 'gadget'],
+    ]);
   });
 
   it('its duplicates', async () => {
@@ -78,15 +85,25 @@ describe('adding a collection: gadgets, declared in test/support only', () => {
     expect(doc.paths['/batch/gadgets'].post.operationId).toBe('createManyGadgets');
     expect(doc.paths['/gadgets/{id}'].patch.operationId).toBe('updateOneGadget');
     expect(doc.paths['/gadgets/duplicates'].post.operationId).toBe('findGadgetDuplicates');
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Gadget', 'GadgetForUpdate', 'GadgetForResponse']));
-    expect(Object.keys(doc.components.schemas.GadgetForResponse.properties!)).toEqual(expect.arrayContaining(['name', 'price', 'company']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Gadget', 'GadgetForUpdate', 'GadgetForResponse']),
+    );
+    expect(Object.keys(doc.components.schemas.GadgetForResponse.properties!)).toEqual(
+      expect.arrayContaining(['name', 'price', 'company']),
+    );
   });
 
   it('a declaration the model cannot honour fails the start with a clear message', async () => {
     const timeline = { ...GADGETS, definition: { ...gadgets, timeline: true } };
     await expect(
       createApp({
-        env: { ...t.database.env, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BOOTSTRAP_API_KEY: 'false', LOG_LEVEL: 'silent', MIGRATIONS_RUN: 'false' },
+        env: {
+          ...t.database.env,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          BOOTSTRAP_API_KEY: 'false',
+          LOG_LEVEL: 'silent',
+          MIGRATIONS_RUN: 'false',
+        },
         collections: [...COLLECTIONS, timeline],
       }).then(({ app }) => app.init().finally(() => app.close())),
     ).rejects.toThrow(/'gadgets' declares timeline: true, but timelineActivities has no join column pointing at it/);

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { startTestApp, TestApp } from '../support/test-app';
 
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<{ value: T; ms: number }> {
+async function until<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  timeoutMs: number,
+): Promise<{ value: T; ms: number }> {
   const start = Date.now();
   for (;;) {
     const value = await probe();
@@ -65,12 +69,16 @@ describe('authentication', () => {
   });
 
   it('stops a revoked key within 5 s', async () => {
-    const { id, token } = (await t.http.post('/apiKeys', { name: 'to revoke', expiresAt: '2099-01-01T00:00:00Z' })).body.data
-      .createApiKey;
+    const { id, token } = (await t.http.post('/apiKeys', { name: 'to revoke', expiresAt: '2099-01-01T00:00:00Z' })).body
+      .data.createApiKey;
     const auth = { headers: { authorization: `Bearer ${token}` } };
     expect((await t.http.get('/companies', auth)).status).toBe(200);
     await t.http.patch(`/apiKeys/${id}`, { revokedAt: new Date().toISOString() });
-    const { value, ms } = await until(() => t.http.get('/companies', auth), (r) => r.status === 401, 6000);
+    const { value, ms } = await until(
+      () => t.http.get('/companies', auth),
+      (r) => r.status === 401,
+      6000,
+    );
     expect(value.status).toBe(401);
     expect(value.body.messages).toEqual(['API key revoked']);
     expect(ms).toBeLessThan(5000);
@@ -81,17 +89,25 @@ describe('authentication', () => {
     const { token } = (await t.http.post('/apiKeys', { name: 'short lived', expiresAt })).body.data.createApiKey;
     const auth = { headers: { authorization: `Bearer ${token}` } };
     expect((await t.http.get('/companies', auth)).status).toBe(200);
-    const { value, ms } = await until(() => t.http.get('/companies', auth), (r) => r.status === 401, 6000);
+    const { value, ms } = await until(
+      () => t.http.get('/companies', auth),
+      (r) => r.status === 401,
+      6000,
+    );
     expect(value.body.messages).toEqual(['API key expired']);
     expect(ms).toBeLessThan(4000);
   });
 
   it('a soft-deleted key stops working too', async () => {
-    const { id, token } = (await t.http.post('/apiKeys', { name: 'deleted', expiresAt: '2099-01-01T00:00:00Z' })).body.data
-      .createApiKey;
+    const { id, token } = (await t.http.post('/apiKeys', { name: 'deleted', expiresAt: '2099-01-01T00:00:00Z' })).body
+      .data.createApiKey;
     await t.http.delete(`/apiKeys/${id}?soft_delete=true`);
     const auth = { headers: { authorization: `Bearer ${token}` } };
-    const { value } = await until(() => t.http.get('/companies', auth), (r) => r.status === 401, 6000);
+    const { value } = await until(
+      () => t.http.get('/companies', auth),
+      (r) => r.status === 401,
+      6000,
+    );
     expect(value.status).toBe(401);
   });
 });

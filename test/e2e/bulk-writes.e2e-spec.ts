@@ -17,13 +17,23 @@ describe('bulk writes by filter', () => {
   /** People of a fresh group (city = the group), created through the API. */
   async function group(size: number, extra: (i: number) => Record<string, unknown> = () => ({})) {
     const city = `City-${++run}-${Date.now()}`;
-    const body = Array.from({ length: size }, (_, i) => ({ city, jobTitle: `job-${i % 3}`, name: { firstName: `P${i}`, lastName: city }, ...extra(i) }));
+    const body = Array.from({ length: size }, (_, i) => ({
+      city,
+      jobTitle: `job-${i % 3}`,
+      name: { firstName: `P${i}`, lastName: city },
+      ...extra(i),
+    }));
     const res = await t.http.post('/batch/people?depth=0', body);
     expect(res.status).toBe(201);
     return { city, people: res.body.data.createPeople as { id: string }[] };
   }
   const auditCount = async (name: string, recordIds: string[]) =>
-    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "auditLog" WHERE name = $1 AND "recordId" = ANY($2::uuid[])`, [name, recordIds]))[0].n;
+    (
+      await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "auditLog" WHERE name = $1 AND "recordId" = ANY($2::uuid[])`,
+        [name, recordIds],
+      )
+    )[0].n;
 
   it('a filter is mandatory: missing or empty -> 400 filter is required, nothing changes', async () => {
     for (const [method, path] of [
@@ -35,23 +45,40 @@ describe('bulk writes by filter', () => {
       ['PATCH', '/restore/people?filter='],
     ]) {
       const res = await t.http.request(method, path, method === 'DELETE' ? {} : { body: { jobTitle: 'x' } });
-      expect({ method, path, status: res.status, messages: res.body.messages }).toEqual({ method, path, status: 400, messages: ['filter is required'] });
+      expect({ method, path, status: res.status, messages: res.body.messages }).toEqual({
+        method,
+        path,
+        status: 400,
+        messages: ['filter is required'],
+      });
     }
   });
 
   it('update many: every match updated (sorted by id), one event each, soft-deleted ones left alone', async () => {
     const { city, people } = await group(6);
     await t.http.delete(`/people/${people[5].id}?soft_delete=true`);
-    const res = await t.http.patch(`/people?filter=${f(`city[eq]:"${city}"`)}&depth=0`, { jobTitle: 'Updated', phones: { primaryPhoneNumber: '+33 1 23' } });
+    const res = await t.http.patch(`/people?filter=${f(`city[eq]:"${city}"`)}&depth=0`, {
+      jobTitle: 'Updated',
+      phones: { primaryPhoneNumber: '+33 1 23' },
+    });
     expect(res.status).toBe(200);
     const updated = res.body.data.updatePeople;
     expect(ids(updated)).toEqual(sorted(ids(people.slice(0, 5))));
-    expect(updated.every((p: { jobTitle: string; phones: { primaryPhoneNumber: string } }) => p.jobTitle === 'Updated' && p.phones.primaryPhoneNumber === '+33 1 23')).toBe(true);
+    expect(
+      updated.every(
+        (p: { jobTitle: string; phones: { primaryPhoneNumber: string } }) =>
+          p.jobTitle === 'Updated' && p.phones.primaryPhoneNumber === '+33 1 23',
+      ),
+    ).toBe(true);
     expect(await auditCount('person.updated', ids(people))).toBe(5);
     const soft = await t.http.get(`/people?filter=${f(`id[eq]:${people[5].id},deletedAt[is]:NOT_NULL`)}&depth=0`);
     expect(soft.body.data.people[0].jobTitle).toBe('job-2');
     // a filter naming deletedAt reaches soft-deleted records too; PUT is an alias
-    const all = await t.http.request('PUT', `/people?filter=${f(`city[eq]:"${city}",or(deletedAt[is]:NULL,deletedAt[is]:NOT_NULL)`)}&fields=id,jobTitle`, { body: { jobTitle: 'All' } });
+    const all = await t.http.request(
+      'PUT',
+      `/people?filter=${f(`city[eq]:"${city}",or(deletedAt[is]:NULL,deletedAt[is]:NOT_NULL)`)}&fields=id,jobTitle`,
+      { body: { jobTitle: 'All' } },
+    );
     expect(all.status).toBe(200);
     expect(all.body.data.updatePeople).toEqual(sorted(ids(people)).map((id) => ({ id, jobTitle: 'All' })));
   });
@@ -61,11 +88,18 @@ describe('bulk writes by filter', () => {
     const bad = await t.http.patch(`/people?filter=${f(`city[eq]:"${city}"`)}`, { jobTitle: 42, nope: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.messages).toEqual(expect.arrayContaining(['property nope should not exist']));
-    const conflict = await t.http.patch(`/people?filter=${f(`city[eq]:"${city}"`)}`, { jobTitle: 'Never', emails: { primaryEmail: `same-${Date.now()}@bulk.test` } });
+    const conflict = await t.http.patch(`/people?filter=${f(`city[eq]:"${city}"`)}`, {
+      jobTitle: 'Never',
+      emails: { primaryEmail: `same-${Date.now()}@bulk.test` },
+    });
     expect(conflict.status).toBe(400);
     expect(conflict.body.messages.join(' ')).toMatch(/emails\.primaryEmail/);
     const after = await t.http.get(`/people?filter=${f(`city[eq]:"${city}"`)}&depth=0`);
-    expect(after.body.data.people.map((p: { jobTitle: string }) => p.jobTitle).sort()).toEqual(['job-0', 'job-1', 'job-2']);
+    expect(after.body.data.people.map((p: { jobTitle: string }) => p.jobTitle).sort()).toEqual([
+      'job-0',
+      'job-1',
+      'job-2',
+    ]);
     expect(await auditCount('person.updated', ids(people))).toBe(0);
   });
 
@@ -91,7 +125,9 @@ describe('bulk writes by filter', () => {
     expect(await auditCount('person.deleted', ids(people))).toBe(4);
     expect((await t.http.get(`/people?filter=${filter}`)).body.totalCount).toBe(0);
 
-    const restored = await t.http.patch(`/people/restore?filter=${f(`city[eq]:"${city}",name.firstName[in]:[P0,P1]`)}&depth=0`);
+    const restored = await t.http.patch(
+      `/people/restore?filter=${f(`city[eq]:"${city}",name.firstName[in]:[P0,P1]`)}&depth=0`,
+    );
     expect(ids(restored.body.data.restorePeople)).toEqual(sorted(ids(people.slice(0, 2))));
     const alias = await t.http.patch(`/restore/people?filter=${filter}&depth=0`);
     expect(ids(alias.body.data.restorePeople)).toEqual(sorted(ids(people.slice(2))));
@@ -100,7 +136,10 @@ describe('bulk writes by filter', () => {
     const hard = await t.http.delete(`/people?filter=${filter}`);
     expect(hard.body.data.deletePeople).toEqual(sorted(ids(people)).map((id) => ({ id })));
     expect(await auditCount('person.destroyed', ids(people))).toBe(4);
-    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person WHERE id = ANY($1::uuid[])', [ids(people)]);
+    const [{ n }] = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM person WHERE id = ANY($1::uuid[])',
+      [ids(people)],
+    );
     expect(n).toBe(0);
   });
 
@@ -113,7 +152,10 @@ describe('bulk writes by filter', () => {
     const after = (await t.http.get(`/people?filter=${f(`city[eq]:"${city}"`)}&depth=0&limit=20`)).body.data.people;
     for (const [i, p] of people.entries()) {
       const row = after.find((r: { id: string }) => r.id === p.id);
-      expect({ jobTitle: row.jobTitle, avatarUrl: row.avatarUrl }).toEqual({ jobTitle: 'Raced', avatarUrl: `avatar-${i}` });
+      expect({ jobTitle: row.jobTitle, avatarUrl: row.avatarUrl }).toEqual({
+        jobTitle: 'Raced',
+        avatarUrl: `avatar-${i}`,
+      });
     }
   });
 
@@ -122,15 +164,26 @@ describe('bulk writes by filter', () => {
     const leaf = fc.oneof(
       fc.integer({ min: 0, max: 20 }).map((n) => `position[gte]:${n}`),
       fc.integer({ min: 0, max: 20 }).map((n) => `position[lt]:${n}`),
-      fc.constantFrom('jobTitle[eq]:job-0', 'jobTitle[in]:[job-1,job-2]', 'avatarUrl[eq]:odd', 'name.firstName[like]:"P1%"'),
+      fc.constantFrom(
+        'jobTitle[eq]:job-0',
+        'jobTitle[in]:[job-1,job-2]',
+        'avatarUrl[eq]:odd',
+        'name.firstName[like]:"P1%"',
+      ),
     );
-    const filter = fc.oneof(leaf, fc.tuple(leaf, leaf).map(([a, b]) => `or(${a},${b})`), leaf.map((l) => `not(${l})`));
+    const filter = fc.oneof(
+      leaf,
+      fc.tuple(leaf, leaf).map(([a, b]) => `or(${a},${b})`),
+      leaf.map((l) => `not(${l})`),
+    );
     await fc.assert(
       fc.asyncProperty(filter, fc.boolean(), async (expression, remove) => {
         const full = f(`city[eq]:"${city}",${expression}`);
         const expected = ids((await t.http.get(`/people?filter=${full}&depth=0&limit=100`)).body.data.people);
         const mark = `m-${Math.random().toString(36).slice(2)}`;
-        const res = remove ? await t.http.delete(`/people?filter=${full}&soft_delete=true&depth=0`) : await t.http.patch(`/people?filter=${full}&depth=0`, { avatarUrl: mark });
+        const res = remove
+          ? await t.http.delete(`/people?filter=${full}&soft_delete=true&depth=0`)
+          : await t.http.patch(`/people?filter=${full}&depth=0`, { avatarUrl: mark });
         const changed = ids(remove ? res.body.data.deletePeople : res.body.data.updatePeople);
         expect(changed).toEqual(sorted(expected));
         if (remove) await t.http.patch(`/people/restore?filter=${f(`city[eq]:"${city}"`)}`);

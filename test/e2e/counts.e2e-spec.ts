@@ -22,7 +22,11 @@ describe('totalCount', () => {
     return res.body.totalCount as number;
   };
   const truth = async () =>
-    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`))[0].n;
+    (
+      await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`,
+      )
+    )[0].n;
   const countStatements = async (work: () => Promise<unknown>) => {
     const spy = jest.spyOn(t.app.get(Db), 'query');
     try {
@@ -68,7 +72,10 @@ describe('totalCount', () => {
     expect(await countOf()).toBe(await truth());
     await t.http.patch(`/companies/${id}/restore`);
     expect(await countOf()).toBe(await truth());
-    await t.http.post('/batch/companies', [{ name: 'Count b1', employees: 100 }, { name: 'Count b2', employees: 1 }]);
+    await t.http.post('/batch/companies', [
+      { name: 'Count b1', employees: 100 },
+      { name: 'Count b2', employees: 1 },
+    ]);
     expect(await countOf()).toBe(await truth());
     await t.http.delete(`/companies/${id}`);
     expect(await countOf()).toBe(await truth());
@@ -85,8 +92,12 @@ describe('totalCount', () => {
 
   it('stays exact through relation paths when only the related collection changes', async () => {
     const tag = `cr${Date.now()}`;
-    const owner = (await t.http.post('/workspaceMembers?depth=0', { name: { firstName: 'Count', lastName: tag }, userId: '00000000-0000-4000-8000-0000000000c1' }))
-      .body.data.createWorkspaceMember;
+    const owner = (
+      await t.http.post('/workspaceMembers?depth=0', {
+        name: { firstName: 'Count', lastName: tag },
+        userId: '00000000-0000-4000-8000-0000000000c1',
+      })
+    ).body.data.createWorkspaceMember;
     const companies = (
       await t.http.post('/batch/companies?depth=0', [
         { name: `${tag} small`, employees: 3, accountOwnerId: owner.id },
@@ -98,8 +109,10 @@ describe('totalCount', () => {
       { name: { firstName: 'B', lastName: tag }, companyId: companies[0].id, jobTitle: 'Engineer' },
       { name: { firstName: 'C', lastName: tag }, companyId: companies[1].id, jobTitle: 'Engineer' },
     ]);
-    const people = (filter: string) => countOf(`/people?filter=${encodeURIComponent(`${filter},name.lastName[eq]:${tag}`)}&limit=1`);
-    const companiesWith = (filter: string) => countOf(`/companies?filter=${encodeURIComponent(`${filter},name[startsWith]:${tag}`)}&limit=1`);
+    const people = (filter: string) =>
+      countOf(`/people?filter=${encodeURIComponent(`${filter},name.lastName[eq]:${tag}`)}&limit=1`);
+    const companiesWith = (filter: string) =>
+      countOf(`/companies?filter=${encodeURIComponent(`${filter},name[startsWith]:${tag}`)}&limit=1`);
 
     // many-to-one: people counted through their company; only the company is written
     expect(await people('company.employees[gt]:1000')).toBe(1);
@@ -115,14 +128,19 @@ describe('totalCount', () => {
 
     // one-to-many: companies counted through their people; only a person is written
     expect(await companiesWith('people.jobTitle[eq]:CTO')).toBe(0);
-    const [someone] = (await t.http.get(`/people?filter=${encodeURIComponent(`name.lastName[eq]:${tag},name.firstName[eq]:A`)}&limit=1`)).body.data.people;
+    const [someone] = (
+      await t.http.get(`/people?filter=${encodeURIComponent(`name.lastName[eq]:${tag},name.firstName[eq]:A`)}&limit=1`)
+    ).body.data.people;
     await t.http.patch(`/people/${someone.id}`, { jobTitle: 'CTO' });
     expect(await companiesWith('people.jobTitle[eq]:CTO')).toBe(1);
   });
 
   it('stays exact in the collections a merge re-points', async () => {
     const [keep, gone] = (
-      await t.http.post('/batch/people?depth=0', [{ name: { firstName: 'Keep', lastName: 'Merge' } }, { name: { firstName: 'Gone', lastName: 'Merge' } }])
+      await t.http.post('/batch/people?depth=0', [
+        { name: { firstName: 'Keep', lastName: 'Merge' } },
+        { name: { firstName: 'Gone', lastName: 'Merge' } },
+      ])
     ).body.data.createPeople;
     await t.http.post('/batch/opportunities?depth=0', [
       { name: 'Merge deal 1', pointOfContactId: keep.id },
@@ -160,7 +178,11 @@ ownPostgres.describe('totalCount across instances', () => {
   let t: TestApp;
   const filter = 'employees[gte]:100';
   const truth = async () =>
-    (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`))[0].n;
+    (
+      await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`,
+      )
+    )[0].n;
 
   beforeAll(async () => {
     await ownPostgres.beforeAll();
@@ -177,7 +199,14 @@ ownPostgres.describe('totalCount across instances', () => {
     let other: INestApplication | undefined;
     try {
       ({ app: other } = await createApp({
-        env: { ...t.database.env, REDIS_URL, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BOOTSTRAP_API_KEY: 'false', LOG_LEVEL: 'silent', WEBHOOK_DISPATCH: 'false' },
+        env: {
+          ...t.database.env,
+          REDIS_URL,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          BOOTSTRAP_API_KEY: 'false',
+          LOG_LEVEL: 'silent',
+          WEBHOOK_DISPATCH: 'false',
+        },
       }));
       await other.listen(0, '127.0.0.1');
       const b = new Http(`${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`, t.token);

@@ -1,7 +1,15 @@
 import { Client } from 'pg';
-import { ChildServer, createApiKeyWithCli, freePort, killAllChildren, serverEnv, seededRandom } from '../support/child-server';
+import {
+  ChildServer,
+  createApiKeyWithCli,
+  freePort,
+  killAllChildren,
+  serverEnv,
+  seededRandom,
+} from '../support/child-server';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import type { Json } from '../support/http';
 
 /**
  * Crash safety: the server is killed with SIGKILL at a random moment while 16 clients create
@@ -17,8 +25,6 @@ const postgres = postgresForSuite('crash-safety');
 
 const CYCLES = 3;
 const LOOPS = 16;
-
-type Json = Record<string, any>;
 
 interface Single {
   plural: 'people' | 'companies';
@@ -73,24 +79,43 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
 
   const headers = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   type Int = (min: number, max: number) => number;
-  const intOf = (rnd: () => number): Int => (min, max) => min + Math.floor(rnd() * (max - min + 1));
+  const intOf =
+    (rnd: () => number): Int =>
+    (min, max) =>
+      min + Math.floor(rnd() * (max - min + 1));
 
   function singleBody(plural: Single['plural'], marker: string, int: Int, random: () => number): Json {
     if (plural === 'people') {
       return {
         name: { firstName: marker, lastName: `Last ${int(0, 1e6)}` },
-        emails: { primaryEmail: `${marker.toLowerCase()}@crash.example.com`, additionalEmails: [`x-${marker.toLowerCase()}@crash.example.com`] },
+        emails: {
+          primaryEmail: `${marker.toLowerCase()}@crash.example.com`,
+          additionalEmails: [`x-${marker.toLowerCase()}@crash.example.com`],
+        },
         jobTitle: `job ${int(0, 1e9)}`,
         city: `city-${marker}`,
-        phones: { primaryPhoneNumber: String(int(1_000_000, 9_999_999)), primaryPhoneCountryCode: 'FR', primaryPhoneCallingCode: '+33', additionalPhones: [] },
+        phones: {
+          primaryPhoneNumber: String(int(1_000_000, 9_999_999)),
+          primaryPhoneCountryCode: 'FR',
+          primaryPhoneCallingCode: '+33',
+          additionalPhones: [],
+        },
       };
     }
     return {
       name: marker,
       employees: int(1, 100_000),
       idealCustomerProfile: random() < 0.5,
-      domainName: { primaryLinkUrl: `https://${marker.toLowerCase()}.example.com`, primaryLinkLabel: marker, secondaryLinks: [] },
-      address: { addressCity: `city-${marker}`, addressStreet1: `${int(1, 999)} Main St`, addressPostcode: String(int(10000, 99999)) },
+      domainName: {
+        primaryLinkUrl: `https://${marker.toLowerCase()}.example.com`,
+        primaryLinkLabel: marker,
+        secondaryLinks: [],
+      },
+      address: {
+        addressCity: `city-${marker}`,
+        addressStreet1: `${int(1, 999)} Main St`,
+        addressPostcode: String(int(10000, 99999)),
+      },
       annualRecurringRevenue: { amountMicros: int(1, 1_000_000) * 1_000_000, currencyCode: 'EUR' },
     };
   }
@@ -132,7 +157,11 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
           const batch: Batch = { marker: `B${seed}C${cycle}L${l}R${i}`, size };
           batches.push(batch);
           send = async () => {
-            const res = await fetch(`${server.baseUrl}/batch/companies?depth=0`, { method: 'POST', headers: headers(), body: JSON.stringify(batchBody(batch.marker, size)) });
+            const res = await fetch(`${server.baseUrl}/batch/companies?depth=0`, {
+              method: 'POST',
+              headers: headers(),
+              body: JSON.stringify(batchBody(batch.marker, size)),
+            });
             const body = (await res.json()) as Json;
             if (res.status === 201) {
               batch.records = body.data.createCompanies;
@@ -145,7 +174,11 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
           const single: Single = { plural, marker };
           singles.push(single);
           send = async () => {
-            const res = await fetch(`${server.baseUrl}/${plural}?depth=0`, { method: 'POST', headers: headers(), body: JSON.stringify(singleBody(plural, marker, int, random)) });
+            const res = await fetch(`${server.baseUrl}/${plural}?depth=0`, {
+              method: 'POST',
+              headers: headers(),
+              body: JSON.stringify(singleBody(plural, marker, int, random)),
+            });
             const body = (await res.json()) as Json;
             if (res.status === 201) {
               single.record = body.data[plural === 'people' ? 'createPerson' : 'createCompany'];
@@ -176,7 +209,10 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
   }
 
   /** Every acknowledged record, read back through the API, equals its 2xx response; no batch is torn. */
-  async function verify(server: ChildServer, quiet = false): Promise<{ lost: number; changed: number; torn: number; duplicated: number }> {
+  async function verify(
+    server: ChildServer,
+    quiet = false,
+  ): Promise<{ lost: number; changed: number; torn: number; duplicated: number }> {
     const result = { lost: 0, changed: 0, torn: 0, duplicated: 0 };
     const problems: string[] = [];
     const acknowledged: { plural: string; record: Json }[] = [
@@ -189,7 +225,9 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
       for (let i = 0; i < expected.length; i += 100) {
         const chunk = expected.slice(i, i + 100);
         const filter = encodeURIComponent(`id[in]:[${chunk.map((r) => r.id).join(',')}]`);
-        const res = await fetch(`${server.baseUrl}/${plural}?depth=0&limit=200&filter=${filter}`, { headers: headers() });
+        const res = await fetch(`${server.baseUrl}/${plural}?depth=0&limit=200&filter=${filter}`, {
+          headers: headers(),
+        });
         expect(res.status).toBe(200);
         const found = new Map(((await res.json()) as Json).data[plural].map((r: Json) => [r.id, r]));
         for (const record of chunk) {
@@ -199,7 +237,9 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
             problems.push(`lost: ${plural} ${record.id}`);
           } else if (JSON.stringify(sortKeys(stored)) !== JSON.stringify(sortKeys(record))) {
             result.changed += 1;
-            problems.push(`changed: ${plural} ${record.id}\n  acknowledged ${JSON.stringify(sortKeys(record))}\n  stored       ${JSON.stringify(sortKeys(stored))}`);
+            problems.push(
+              `changed: ${plural} ${record.id}\n  acknowledged ${JSON.stringify(sortKeys(record))}\n  stored       ${JSON.stringify(sortKeys(stored))}`,
+            );
           }
         }
       }
@@ -207,7 +247,9 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
     // and one by one (GET /<collection>/<id>) for every acknowledged single and one record of each batch
     const spot = [
       ...singles.filter((s) => s.record).map((s) => ({ plural: s.plural as string, record: s.record! })),
-      ...batches.filter((b) => b.records).map((b) => ({ plural: 'companies', record: b.records![Math.floor(random() * b.size)] })),
+      ...batches
+        .filter((b) => b.records)
+        .map((b) => ({ plural: 'companies', record: b.records![Math.floor(random() * b.size)] })),
     ];
     const singular = (plural: string) => (plural === 'people' ? 'person' : 'company');
     for (let i = 0; i < spot.length; i += 32) {
@@ -239,11 +281,18 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
         result.torn += 1;
         problems.push(`torn batch ${batch.marker}: ${n} of ${batch.size}`);
       }
-      if (batch.records && n !== batch.size) problems.push(`acknowledged batch ${batch.marker} has ${n} of ${batch.size}`);
+      if (batch.records && n !== batch.size)
+        problems.push(`acknowledged batch ${batch.marker} has ${n} of ${batch.size}`);
     }
     // every single sent, acknowledged or not: at most one record
-    const people = await pg.query<{ marker: string; n: number }>(`SELECT "nameFirstName" AS marker, count(*)::int AS n FROM person WHERE "nameFirstName" LIKE $1 GROUP BY 1`, [`S${seed}C%`]);
-    const companies = await pg.query<{ marker: string; n: number }>(`SELECT name AS marker, count(*)::int AS n FROM company WHERE name LIKE $1 GROUP BY 1`, [`S${seed}C%`]);
+    const people = await pg.query<{ marker: string; n: number }>(
+      `SELECT "nameFirstName" AS marker, count(*)::int AS n FROM person WHERE "nameFirstName" LIKE $1 GROUP BY 1`,
+      [`S${seed}C%`],
+    );
+    const companies = await pg.query<{ marker: string; n: number }>(
+      `SELECT name AS marker, count(*)::int AS n FROM company WHERE name LIKE $1 GROUP BY 1`,
+      [`S${seed}C%`],
+    );
     for (const row of [...people.rows, ...companies.rows]) {
       if (row.n > 1) {
         result.duplicated += 1;
@@ -251,7 +300,6 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
       }
     }
     if (problems.length > 0 && !quiet) {
-      // eslint-disable-next-line no-console
       console.log(`crash safety (seed ${seed}): ${problems.length} problems\n${problems.slice(0, 20).join('\n')}`);
     }
     return result;
@@ -259,7 +307,7 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
 
   it('keeps every acknowledged record with the values it was acknowledged with, across three SIGKILLs', async () => {
     const started = Date.now();
-    // eslint-disable-next-line no-console
+
     console.log(`crash safety: seed ${seed} (replay with CRASH_SEED=${seed})`);
     const env = async () => serverEnv(database.url!, await freePort());
     const all: CycleStats[] = [];
@@ -272,7 +320,7 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
       }
       const stats = await load(server, cycle);
       all.push(stats);
-      // eslint-disable-next-line no-console
+
       console.log(
         `crash safety cycle ${cycle + 1}: SIGKILL after ${stats.killAfterMs} ms; ${stats.sent} requests, ` +
           `acknowledged ${stats.acknowledgedSingles} singles + ${stats.acknowledgedBatches} batches (${stats.acknowledgedRecords} records), ` +
@@ -284,7 +332,7 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
     const final = await verify(server);
     const sum = (key: keyof CycleStats) => all.reduce((n, s) => n + (s[key] as number), 0);
     const sentBatches = batches.length;
-    // eslint-disable-next-line no-console
+
     console.log(
       `crash safety total (seed ${seed}, ${Date.now() - started} ms): ${CYCLES} kills; acknowledged ${sum('acknowledgedSingles')} singles, ` +
         `${sum('acknowledgedBatches')} batches (of ${sentBatches} sent), ${sum('acknowledgedRecords')} records; ` +
@@ -304,7 +352,9 @@ postgres.describe('crash safety: SIGKILL under write load loses no acknowledged 
     const table = (single: Single) => (single.plural === 'people' ? 'person' : 'company');
     const torn = batches.find((b) => b.records)!;
     await pg.query(`DELETE FROM ${table(lose)} WHERE id = $1`, [lose.record!.id]);
-    await pg.query(`UPDATE ${table(change)} SET "updatedAt" = "updatedAt" - interval '1 second' WHERE id = $1`, [change.record!.id]);
+    await pg.query(`UPDATE ${table(change)} SET "updatedAt" = "updatedAt" - interval '1 second' WHERE id = $1`, [
+      change.record!.id,
+    ]);
     await pg.query('DELETE FROM company WHERE id = $1', [torn.records![0].id]);
     const tampered = await verify(server, true);
     await server.kill();

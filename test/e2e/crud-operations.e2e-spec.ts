@@ -1,6 +1,7 @@
 import { ALL_COLLECTIONS, createRecord, validPayload, validValue } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 import { CollectionMeta } from '../../src/core/model/collection-meta';
+import type { Json } from '../support/http';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -18,7 +19,9 @@ function expectFieldsEqual(meta: CollectionMeta, record: Record<string, unknown>
 
 /** A field whose value an update can change: the first plain text or number field. */
 function updatableField(meta: CollectionMeta) {
-  return meta.fields.find((f) => ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE_TIME'].includes(f.type) && !f.writeOnly && !f.relation);
+  return meta.fields.find(
+    (f) => ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE_TIME'].includes(f.type) && !f.writeOnly && !f.relation,
+  );
 }
 
 describe('every operation on every collection', () => {
@@ -31,7 +34,7 @@ describe('every operation on every collection', () => {
   describe.each(ALL_COLLECTIONS.map((meta) => [meta.plural, meta] as const))('%s', (plural, meta) => {
     const { pascal, pascalPlural, singular } = meta.def;
     let payload: Record<string, unknown>;
-    let created: Record<string, any>;
+    let created: Record<string, Json>;
 
     it('creates one (201, every field as sent, common fields set)', async () => {
       payload = await validPayload(t.http, meta);
@@ -132,7 +135,9 @@ describe('every operation on every collection', () => {
   it('refuses a join column that points nowhere, naming the field', async () => {
     const res = await t.http.post('/people', { companyId: '7d3c0a4e-1111-4222-8333-944455556666' });
     expect(res.status).toBe(400);
-    expect(res.body.messages[0]).toMatch(/^companyId '7d3c0a4e-1111-4222-8333-944455556666' does not match an existing record/);
+    expect(res.body.messages[0]).toMatch(
+      /^companyId '7d3c0a4e-1111-4222-8333-944455556666' does not match an existing record/,
+    );
   });
 
   it('sets createdBy from the API key unless the client gives a source', async () => {

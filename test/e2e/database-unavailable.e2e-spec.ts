@@ -29,13 +29,20 @@ postgres.describe('database unavailable', () => {
 
   it('answers 503 within 5 s while it is gone, then recovers without a restart', async () => {
     await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
       const res = await t.http.get(`/companies?filter=name[eq]:x${i}`);
       expect(Date.now() - started).toBeLessThan(5000);
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ statusCode: 503, error: 'ServiceUnavailableException', messages: ['The database is unavailable; retry later'] });
+      expect(res.body).toEqual({
+        statusCode: 503,
+        error: 'ServiceUnavailableException',
+        messages: ['The database is unavailable; retry later'],
+      });
     }
     await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
     const started = Date.now();

@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
 
 describe('find duplicates', () => {
   let t: TestApp;
@@ -13,15 +14,19 @@ describe('find duplicates', () => {
       { key: 'short2', name: { firstName: 'Al', lastName: 'Li' }, emails: { primaryEmail: 'al2@x.io' } },
       { key: 'gone', name: { firstName: 'Ada', lastName: 'Lovelace' }, emails: { primaryEmail: 'gone@acme.com' } },
     ];
-    for (const { key, ...body } of people) ids[key] = (await t.http.post('/people?depth=0', body)).body.data.createPerson.id;
+    for (const { key, ...body } of people)
+      ids[key] = (await t.http.post('/people?depth=0', body)).body.data.createPerson.id;
     await t.http.delete(`/people/${ids.gone}?soft_delete=true`);
   });
   afterAll(async () => t?.close());
 
-  const found = (res: { body: any }, i = 0) => res.body.data[i].companyDuplicates.map((r: { id: string }) => r.id).sort();
+  const found = (res: { body: Json }, i = 0) =>
+    res.body.data[i].companyDuplicates.map((r: { id: string }) => r.id).sort();
 
   it('matches on any criterion, case-insensitively, never soft-deleted rows', async () => {
-    const res = await t.http.post('/people/duplicates', { data: [{ name: { firstName: 'ada', lastName: 'LOVELACE' } }] });
+    const res = await t.http.post('/people/duplicates', {
+      data: [{ name: { firstName: 'ada', lastName: 'LOVELACE' } }],
+    });
     expect(res.status).toBe(200);
     expect(found(res)).toEqual([ids.ada, ids.ada2].sort());
     expect(res.body.data[0].totalCount).toBe(2);
@@ -39,7 +44,9 @@ describe('find duplicates', () => {
   });
 
   it('ids mode: one result per found id, in input order, never the record itself', async () => {
-    const res = await t.http.post('/people/duplicates', { ids: [ids.ada2, '00000000-0000-4000-8000-000000000000', ids.ada] });
+    const res = await t.http.post('/people/duplicates', {
+      ids: [ids.ada2, '00000000-0000-4000-8000-000000000000', ids.ada],
+    });
     expect(res.body.data).toHaveLength(2);
     expect(found(res, 0)).toEqual([ids.ada]);
     expect(found(res, 1)).toEqual([ids.ada2]);
@@ -59,7 +66,12 @@ describe('find duplicates', () => {
     const res = await t.http.post('/notes/duplicates', { data: [{ title: 'Anything' }] });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      { totalCount: 0, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, companyDuplicates: [], noteDuplicates: [] },
+      {
+        totalCount: 0,
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+        companyDuplicates: [],
+        noteDuplicates: [],
+      },
     ]);
   });
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
+import type { Json } from '../support/http';
 
 /** What a new user gets: embedded PGlite in a folder, a first key printed once, data kept across restarts. */
 describe('embedded database start (PGlite in a data folder)', () => {
@@ -29,9 +30,13 @@ describe('embedded database start (PGlite in a data folder)', () => {
     const token = /crm_[A-Za-z0-9_-]{43}/.exec(first.printed)?.[0];
     expect(token).toBeDefined();
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${first.url}/companies`, { method: 'POST', headers, body: JSON.stringify({ name: 'Kept' }) });
+    const created = await fetch(`${first.url}/companies`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Kept' }),
+    });
     expect(created.status).toBe(201);
-    const { id } = ((await created.json()) as any).data.createCompany;
+    const { id } = ((await created.json()) as Json).data.createCompany;
     await first.close();
 
     expect(statSync(join(dataDir, 'encryption.key')).mode & 0o777).toBe(0o600);
@@ -40,7 +45,7 @@ describe('embedded database start (PGlite in a data folder)', () => {
       expect(second.printed).not.toMatch(/crm_[A-Za-z0-9_-]{43}/);
       const read = await fetch(`${second.url}/companies/${id}`, { headers });
       expect(read.status).toBe(200);
-      expect(((await read.json()) as any).data.company.name).toBe('Kept');
+      expect(((await read.json()) as Json).data.company.name).toBe('Kept');
     } finally {
       await second.close();
     }

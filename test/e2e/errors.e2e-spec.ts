@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
 
 const LEAKS = /SELECT|INSERT|UPDATE .* SET|relation "|constraint|node_modules|\/src\/|at .*\.(ts|js):\d+/;
 
@@ -10,7 +11,7 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
   });
   afterAll(async () => t?.close());
 
-  function expectEnvelope(res: { status: number; body: any; text: string }, status: number, error: string) {
+  function expectEnvelope(res: { status: number; body: Json; text: string }, status: number, error: string) {
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ statusCode: status, error, messages: expect.any(Array) });
     expect(res.body.messages.length).toBeGreaterThan(0);
@@ -18,12 +19,18 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
   }
 
   it('malformed JSON: 400', async () => {
-    const res = await t.http.post('/companies', undefined, { raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.http.post('/companies', undefined, {
+      raw: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 400, 'BadRequestException');
   });
 
   it('a body that is not JSON: 415', async () => {
-    const res = await t.http.post('/companies', undefined, { raw: 'name=Acme', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.http.post('/companies', undefined, {
+      raw: 'name=Acme',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectEnvelope(res, 415, 'UnsupportedMediaTypeException');
   });
 
@@ -34,7 +41,10 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
   });
 
   it('a JSON primitive where a record is expected: 400 saying what is expected', async () => {
-    const res = await t.http.post('/companies', undefined, { raw: '"Acme"', headers: { 'content-type': 'application/json' } });
+    const res = await t.http.post('/companies', undefined, {
+      raw: '"Acme"',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 400, 'BadRequestException');
     expect(res.body.messages).toEqual(['Body must be a JSON object']);
     const batch = await t.http.post('/batch/companies', { name: 'not an array' });
@@ -52,14 +62,20 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
     const id = randomUUID();
     const extra = await t.http.get(`/companies/${id}/extra/segment`);
     expectEnvelope(extra, 400, 'BadRequestException');
-    expect(extra.body.messages).toEqual([`Query path '/rest/companies/${id}/extra/segment' invalid. Valid examples: /rest/companies/id or /rest/companies`]);
+    expect(extra.body.messages).toEqual([
+      `Query path '/rest/companies/${id}/extra/segment' invalid. Valid examples: /rest/companies/id or /rest/companies`,
+    ]);
     // a path a collection answers, with a method it does not take: 400 naming the methods it does
     const post = await t.http.request('POST', '/restore/companies');
     expectEnvelope(post, 400, 'BadRequestException');
     expect(post.body.messages).toEqual(["POST is not supported on '/rest/restore/companies'; it accepts PATCH"]);
     const outside = await fetch(t.baseUrl.replace('/rest', '/elsewhere'));
     expect(outside.status).toBe(404);
-    expect(await outside.json()).toEqual({ statusCode: 404, error: 'NotFoundException', messages: ['Cannot GET /elsewhere'] });
+    expect(await outside.json()).toEqual({
+      statusCode: 404,
+      error: 'NotFoundException',
+      messages: ['Cannot GET /elsewhere'],
+    });
   });
 
   it('ids: not a UUID 400, missing record 404', async () => {
@@ -80,8 +96,12 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
     expect((await t.http.get('/companies?limit=1&limit=2')).body.messages).toEqual([
       "Query parameter 'limit' must be given once, as a string",
     ]);
-    expect((await t.http.get('/companies?depth=3')).body.messages).toEqual(["'depth=3' parameter invalid. Allowed values are 0, 1, 2"]);
-    expect((await t.http.get('/companies?limit=abc')).body.messages).toEqual(["limit 'abc' is invalid. Should be an integer"]);
+    expect((await t.http.get('/companies?depth=3')).body.messages).toEqual([
+      "'depth=3' parameter invalid. Allowed values are 0, 1, 2",
+    ]);
+    expect((await t.http.get('/companies?limit=abc')).body.messages).toEqual([
+      "limit 'abc' is invalid. Should be an integer",
+    ]);
     expect((await t.http.get('/companies?limit=-1')).status).toBe(400);
     expect((await t.http.delete(`/companies/${randomUUID()}?soft_delete=maybe`)).status).toBe(400);
   });
@@ -91,7 +111,9 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
     expect((await t.http.post('/people', { emails: { primaryEmail: email } })).status).toBe(201);
     const dup = await t.http.post('/people', { emails: { primaryEmail: email } });
     expectEnvelope(dup, 400, 'BadRequestException');
-    expect(dup.body.messages).toEqual([`A duplicate entry was detected: emails.primaryEmail '${email}' is already used by another record`]);
+    expect(dup.body.messages).toEqual([
+      `A duplicate entry was detected: emails.primaryEmail '${email}' is already used by another record`,
+    ]);
   });
 
   it('a soft-deleted record frees its unique value', async () => {

@@ -17,52 +17,125 @@ const FIELD_NAMES = [...new Set(ALL_COLLECTIONS.flatMap((m) => m.fields.map((f) 
 const EVENT_TABLES = new Set(['auditLog', 'timelineActivity']); // written as side effects of writes
 
 const weird = fc.oneof(
-  fc.constantFrom('', 'NULL', '\u0000', 'a\u0000b', '../../etc/passwd', '%00', '{"$ne":1}', "'; DROP TABLE person; --", '1e309', '-0', 'NaN'),
+  fc.constantFrom(
+    '',
+    'NULL',
+    '\u0000',
+    'a\u0000b',
+    '../../etc/passwd',
+    '%00',
+    '{"$ne":1}',
+    "'; DROP TABLE person; --",
+    '1e309',
+    '-0',
+    'NaN',
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
 /** UUIDs in either case (upper-case hex is a valid UUID), for ids and join columns. */
 const anyCaseUuid = fc.boolean().map((upper) => (upper ? randomUUID().toUpperCase() : randomUUID()));
-const scalar = fc.oneof(weird, anyCaseUuid, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER));
+const scalar = fc.oneof(
+  weird,
+  anyCaseUuid,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(1e308, -1e308, 2 ** 63, Number.MAX_SAFE_INTEGER),
+);
 const jsonValue = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
     scalar,
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES, '__proto__', 'constructor', 'prototype', 'id', 'createdAt'), fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.constantFrom(...FIELD_NAMES, '__proto__', 'constructor', 'prototype', 'id', 'createdAt'),
+        fc.string({ maxLength: 8 }),
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 })).value;
-const record = fc.dictionary(fc.constantFrom(...FIELD_NAMES, '__proto__', 'id', 'deletedAt', 'x'), jsonValue, { maxKeys: 6 });
-const body = fc.oneof(record, jsonValue, fc.array(record, { maxLength: 3 }), fc.record({ data: fc.array(record, { maxLength: 2 }) }), fc.record({ ids: fc.array(weird, { maxLength: 2 }) }));
+const record = fc.dictionary(fc.constantFrom(...FIELD_NAMES, '__proto__', 'id', 'deletedAt', 'x'), jsonValue, {
+  maxKeys: 6,
+});
+const body = fc.oneof(
+  record,
+  jsonValue,
+  fc.array(record, { maxLength: 3 }),
+  fc.record({ data: fc.array(record, { maxLength: 2 }) }),
+  fc.record({ ids: fc.array(weird, { maxLength: 2 }) }),
+);
 const query = fc.dictionary(
-  fc.oneof(fc.constantFrom('filter', 'order_by', 'limit', 'depth', 'fields', 'starting_after', 'ending_before', 'soft_delete', 'token'), fc.string({ maxLength: 6 })),
+  fc.oneof(
+    fc.constantFrom(
+      'filter',
+      'order_by',
+      'limit',
+      'depth',
+      'fields',
+      'starting_after',
+      'ending_before',
+      'soft_delete',
+      'token',
+    ),
+    fc.string({ maxLength: 6 }),
+  ),
   weird,
   { maxKeys: 3 },
 );
-const collection = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PLURALS) }, { weight: 1, arbitrary: weird.map(encodeURIComponent) });
+const collection = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...PLURALS) },
+  { weight: 1, arbitrary: weird.map(encodeURIComponent) },
+);
 const id = fc.oneof(anyCaseUuid, weird.map(encodeURIComponent), fc.constantFrom('__existing__', '__EXISTING__'));
 /** Bodies that are no JSON value at all, or `null`: a write must refuse them (never 2xx). */
 const noRecord = fc.constantFrom('null', '', ' ', '\n');
 
 type Request = { method: string; path: string; body?: unknown; raw?: string; mustFail?: boolean };
 const request: fc.Arbitrary<Request> = fc.oneof(
-  fc.record({ method: fc.constant('GET'), path: fc.tuple(collection, query).map(([c, q]) => `/${c}?${new URLSearchParams(q as Record<string, string>)}`) }),
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.tuple(collection, query).map(([c, q]) => `/${c}?${new URLSearchParams(q as Record<string, string>)}`),
+  }),
   fc.record({ method: fc.constant('GET'), path: fc.tuple(collection, id).map(([c, i]) => `/${c}/${i}`) }),
   fc.record({ method: fc.constant('POST'), path: collection.map((c) => `/${c}`), body }),
   fc.record({ method: fc.constant('POST'), path: collection.map((c) => `/batch/${c}`), body }),
   fc.record({ method: fc.constant('POST'), path: collection.map((c) => `/${c}/duplicates`), body }),
   fc.record({ method: fc.constant('PATCH'), path: fc.tuple(collection, id).map(([c, i]) => `/${c}/${i}`), body }),
   fc.record({ method: fc.constant('PATCH'), path: fc.tuple(collection, id).map(([c, i]) => `/${c}/${i}/restore`) }),
-  fc.record({ method: fc.constant('DELETE'), path: fc.tuple(collection, fc.constant('').map(() => randomUUID()), query).map(([c, i, q]) => `/${c}/${i}?${new URLSearchParams(q as Record<string, string>)}`) }),
-  fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), path: fc.array(weird.map(encodeURIComponent), { maxLength: 5 }).map((s) => `/${s.join('/')}`) }),
+  fc.record({
+    method: fc.constant('DELETE'),
+    path: fc
+      .tuple(
+        collection,
+        fc.constant('').map(() => randomUUID()),
+        query,
+      )
+      .map(([c, i, q]) => `/${c}/${i}?${new URLSearchParams(q as Record<string, string>)}`),
+  }),
+  fc.record({
+    method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
+    path: fc.array(weird.map(encodeURIComponent), { maxLength: 5 }).map((s) => `/${s.join('/')}`),
+  }),
   fc.record({ method: fc.constant('POST'), path: collection.map((c) => `/${c}`), raw: fc.string({ maxLength: 40 }) }),
   fc.record({
     method: fc.constant('POST'),
-    path: fc.tuple(fc.constantFrom(...PLURALS), fc.constantFrom('/{c}', '/batch/{c}', '/{c}/duplicates')).map(([c, p]) => p.replace('{c}', c)),
+    path: fc
+      .tuple(fc.constantFrom(...PLURALS), fc.constantFrom('/{c}', '/batch/{c}', '/{c}/duplicates'))
+      .map(([c, p]) => p.replace('{c}', c)),
     raw: noRecord,
     mustFail: fc.constant(true),
   }),
-  fc.record({ method: fc.constant('PATCH'), path: fc.tuple(fc.constantFrom(...PLURALS), id).map(([c, i]) => `/${c}/${i}`), raw: noRecord, mustFail: fc.constant(true) }),
+  fc.record({
+    method: fc.constant('PATCH'),
+    path: fc.tuple(fc.constantFrom(...PLURALS), id).map(([c, i]) => `/${c}/${i}`),
+    raw: noRecord,
+    mustFail: fc.constant(true),
+  }),
 );
 
 describe('fuzz: random requests against every route kind', () => {
@@ -76,7 +149,7 @@ describe('fuzz: random requests against every route kind', () => {
     const out: Record<string, number> = {};
     for (const meta of ALL_COLLECTIONS) {
       if (EVENT_TABLES.has(meta.table)) continue;
-      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "${meta.table}"`);
+      const [{ n }] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${meta.table}"`);
       out[meta.plural] = n;
     }
     return out;
@@ -95,7 +168,10 @@ describe('fuzz: random requests against every route kind', () => {
         try {
           res =
             req.raw !== undefined
-              ? await t.http.request(req.method, path, { raw: req.raw, headers: { 'content-type': 'application/json' } })
+              ? await t.http.request(req.method, path, {
+                  raw: req.raw,
+                  headers: { 'content-type': 'application/json' },
+                })
               : await t.http.request(req.method, path, req.body === undefined ? {} : { body: req.body });
         } catch (error) {
           // an undocumented status or an OpenAPI mismatch is a violation too
@@ -103,7 +179,8 @@ describe('fuzz: random requests against every route kind', () => {
           return;
         }
         sent += 1;
-        if (req.mustFail && res.status < 400) violations.push(`${req.method} ${path} with body '${req.raw}' -> ${res.status}`);
+        if (req.mustFail && res.status < 400)
+          violations.push(`${req.method} ${path} with body '${req.raw}' -> ${res.status}`);
         violations.push(...answerViolations(`${req.method} ${path}`, res));
         if (res.status === 201) {
           const plural = path.split('?')[0].split('/').filter(Boolean).pop()!;

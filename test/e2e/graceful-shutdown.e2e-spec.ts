@@ -1,7 +1,17 @@
 import { Client } from 'pg';
-import { ChildServer, createApiKeyWithCli, freePort, killAllChildren, probe, serverEnv, sleep, within } from '../support/child-server';
+import {
+  ChildServer,
+  createApiKeyWithCli,
+  freePort,
+  killAllChildren,
+  probe,
+  serverEnv,
+  sleep,
+  within,
+} from '../support/child-server';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import type { Json } from '../support/http';
 
 /**
  * SIGTERM (what orchestrators send before they kill): readiness turns 503 while requests are still
@@ -49,18 +59,26 @@ postgres.describe('graceful shutdown on SIGTERM', () => {
 
   it('drains (readiness 503, requests still served), then refuses new connections, finishes the request in flight and exits 0', async () => {
     const server = await ChildServer.start(serverEnv(database.url!, await freePort()));
-    const created = await fetch(`${server.baseUrl}/people?depth=0`, { method: 'POST', headers: auth(), body: JSON.stringify({ city: 'Before' }) });
+    const created = await fetch(`${server.baseUrl}/people?depth=0`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ city: 'Before' }),
+    });
     expect(created.status).toBe(201);
-    const person = ((await created.json()) as any).data.createPerson;
+    const person = ((await created.json()) as Json).data.createPerson;
 
     // hold the row lock, so the PATCH waits inside the server
     await pg.query('BEGIN');
     await pg.query('SELECT id FROM person WHERE id = $1 FOR UPDATE', [person.id]);
     // an ordinary keep-alive client (fetch), as most callers are
     let settled = 0;
-    const patch = fetch(`${server.baseUrl}/people/${person.id}?depth=0`, { method: 'PATCH', headers: auth(), body: JSON.stringify({ city: 'After' }) }).then(
-      async (res) => ({ status: res.status, body: (await res.json()) as any }),
-      (error: Error) => ({ status: 0, body: String((error as any).cause ?? error) }),
+    const patch = fetch(`${server.baseUrl}/people/${person.id}?depth=0`, {
+      method: 'PATCH',
+      headers: auth(),
+      body: JSON.stringify({ city: 'After' }),
+    }).then(
+      async (res) => ({ status: res.status, body: (await res.json()) as Json }),
+      (error: Error) => ({ status: 0, body: String((error as Json).cause ?? error) }),
     );
     void patch.then(() => (settled = Date.now()));
     await sleep(300);
@@ -94,15 +112,18 @@ postgres.describe('graceful shutdown on SIGTERM', () => {
     await pg.query('COMMIT');
     const committed = Date.now();
     const result = await patch;
-    expect(result).toEqual({ status: 200, body: { data: { updatePerson: expect.objectContaining({ id: person.id, city: 'After' }) } } });
+    expect(result).toEqual({
+      status: 200,
+      body: { data: { updatePerson: expect.objectContaining({ id: person.id, city: 'After' }) } },
+    });
 
     const exit = await exitWithin(server, 10_000);
-    // eslint-disable-next-line no-console
+
     console.log(
       `graceful shutdown (in flight): /ready 503 and a request served 300 ms after SIGTERM; new connections ${refused} ${refusedAfter} ms after SIGTERM; PATCH ${result.status} ` +
         `${settled - committed} ms after the lock was released; exit ${exit ? `code ${exit.code} signal ${exit.signal}, ${exit.at - signalled} ms after SIGTERM, ${exit.at - settled} ms after the PATCH response` : 'NONE within 10 s'}`,
     );
-    if (!exit || exit.code !== 0) console.log(`server output:\n${server.output}`); // eslint-disable-line no-console
+    if (!exit || exit.code !== 0) console.log(`server output:\n${server.output}`);
     expect(exit).toEqual({ code: 0, signal: null, at: expect.any(Number) });
     const { rows } = await pg.query('SELECT city FROM person WHERE id = $1', [person.id]);
     expect(rows).toEqual([{ city: 'After' }]);
@@ -115,20 +136,31 @@ postgres.describe('graceful shutdown on SIGTERM', () => {
     const signalled = Date.now();
     server.process.kill('SIGTERM');
     const exit = await exitWithin(server, 3000);
-    // eslint-disable-next-line no-console
-    console.log(`graceful shutdown (idle): exit ${exit ? `code ${exit.code} signal ${exit.signal} after ${exit.at - signalled} ms` : 'NONE within 3 s'}`);
-    if (!exit || exit.code !== 0) console.log(`server output:\n${server.output}`); // eslint-disable-line no-console
+
+    console.log(
+      `graceful shutdown (idle): exit ${exit ? `code ${exit.code} signal ${exit.signal} after ${exit.at - signalled} ms` : 'NONE within 3 s'}`,
+    );
+    if (!exit || exit.code !== 0) console.log(`server output:\n${server.output}`);
     expect(exit).toEqual({ code: 0, signal: null, at: expect.any(Number) });
   });
 
   it('does not wait longer than SHUTDOWN_TIMEOUT_MS for a request that never finishes', async () => {
     const server = await ChildServer.start(serverEnv(database.url!, await freePort(), { SHUTDOWN_TIMEOUT_MS: '1000' }));
-    const created = await fetch(`${server.baseUrl}/people?depth=0`, { method: 'POST', headers: auth(), body: JSON.stringify({ city: 'Stuck' }) });
-    const person = ((await created.json()) as any).data.createPerson;
+    const created = await fetch(`${server.baseUrl}/people?depth=0`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ city: 'Stuck' }),
+    });
+    const person = ((await created.json()) as Json).data.createPerson;
     await pg.query('BEGIN');
     await pg.query('SELECT id FROM person WHERE id = $1 FOR UPDATE', [person.id]);
     try {
-      const patch = probe(`${server.baseUrl}/people/${person.id}`, { method: 'PATCH', headers: auth(), body: { city: 'Never' }, timeoutMs: 20_000 }).then(
+      const patch = probe(`${server.baseUrl}/people/${person.id}`, {
+        method: 'PATCH',
+        headers: auth(),
+        body: { city: 'Never' },
+        timeoutMs: 20_000,
+      }).then(
         (res) => `answered ${res.status}`,
         (error: NodeJS.ErrnoException) => error.code ?? error.message,
       );
@@ -138,7 +170,7 @@ postgres.describe('graceful shutdown on SIGTERM', () => {
       // the lock is never released while the server runs: the timeout (1 s) must end the wait
       const exit = await exitWithin(server, 1000 + 6000);
       const outcome = (await within(patch, 2000)) ?? 'still open';
-      // eslint-disable-next-line no-console
+
       console.log(
         `graceful shutdown (timeout 1000 ms, request stuck): exit ${exit ? `code ${exit.code} signal ${exit.signal} after ${exit.at - signalled} ms` : 'NONE within 7 s'}; the stuck request: ${outcome}`,
       );

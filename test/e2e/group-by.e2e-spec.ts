@@ -1,7 +1,13 @@
 import { recordStatements } from '../support/statements';
 import { startTestApp, TestApp } from '../support/test-app';
 
-type Opportunity = { id: string; name: string; stage: string; amount: { amountMicros: number | null; currencyCode: string } | null; closeDate: string | null };
+type Opportunity = {
+  id: string;
+  name: string;
+  stage: string;
+  amount: { amountMicros: number | null; currencyCode: string } | null;
+  closeDate: string | null;
+};
 
 /** Group by and aggregates (API.md section 12), compared with a model computed from the seeded rows. */
 describe('group by', () => {
@@ -30,21 +36,37 @@ describe('group by', () => {
   const sumMicros = (rows: Opportunity[]) => rows.reduce((s, r) => s + (r.amount?.amountMicros ?? 0), 0);
 
   it('by stage with sum and count: groups in the order of the options, values to the cent', async () => {
-    const res = await get(`group_by=${encodeURIComponent('[{"stage":true}]')}&aggregate=${encodeURIComponent('["sumAmountAmountMicros","countEmptyAmountAmountMicros"]')}`);
+    const res = await get(
+      `group_by=${encodeURIComponent('[{"stage":true}]')}&aggregate=${encodeURIComponent('["sumAmountAmountMicros","countEmptyAmountAmountMicros"]')}`,
+    );
     expect(res.status).toBe(200);
     const expected = stages
       .filter((s) => seeded.some((o) => o.stage === s))
       .map((stage) => {
         const rows = seeded.filter((o) => o.stage === stage);
-        return { groupByDimensionValues: [stage], totalCount: rows.length, sumAmountAmountMicros: sumMicros(rows), countEmptyAmountAmountMicros: rows.filter((r) => r.amount?.amountMicros == null).length };
+        return {
+          groupByDimensionValues: [stage],
+          totalCount: rows.length,
+          sumAmountAmountMicros: sumMicros(rows),
+          countEmptyAmountAmountMicros: rows.filter((r) => r.amount?.amountMicros == null).length,
+        };
       });
     expect(res.body).toEqual(expected);
   });
 
   it('no group_by: one group over the whole filtered set; min, max, avg, percentages, unique values', async () => {
-    const aggregates = ['minCloseDate', 'maxCloseDate', 'avgAmountAmountMicros', 'percentageEmptyCloseDate', 'countUniqueValuesStage'];
+    const aggregates = [
+      'minCloseDate',
+      'maxCloseDate',
+      'avgAmountAmountMicros',
+      'percentageEmptyCloseDate',
+      'countUniqueValuesStage',
+    ];
     const res = await get(`aggregate=${encodeURIComponent(JSON.stringify(aggregates))}`);
-    const dates = seeded.map((o) => o.closeDate).filter((d): d is string => d !== null).sort();
+    const dates = seeded
+      .map((o) => o.closeDate)
+      .filter((d): d is string => d !== null)
+      .sort();
     const amounts = seeded.map((o) => o.amount?.amountMicros).filter((a): a is number => a != null);
     expect(res.body).toHaveLength(1);
     expect(res.body[0]).toMatchObject({
@@ -59,9 +81,15 @@ describe('group by', () => {
   });
 
   it('dates by granularity in a time zone; the null group last', async () => {
-    const month = (zone: string) => get(`group_by=${encodeURIComponent('[{"closeDate":{"granularity":"MONTH"}}]')}&timezone=${encodeURIComponent(zone)}`);
+    const month = (zone: string) =>
+      get(
+        `group_by=${encodeURIComponent('[{"closeDate":{"granularity":"MONTH"}}]')}&timezone=${encodeURIComponent(zone)}`,
+      );
     const count = (pred: (d: string | null) => boolean) => seeded.filter((o) => pred(o.closeDate)).length;
-    const utc = (await month('UTC')).body.map((g: { groupByDimensionValues: unknown[]; totalCount: number }) => [g.groupByDimensionValues[0], g.totalCount]);
+    const utc = (await month('UTC')).body.map((g: { groupByDimensionValues: unknown[]; totalCount: number }) => [
+      g.groupByDimensionValues[0],
+      g.totalCount,
+    ]);
     expect(utc).toEqual([
       ['2026-01-01', count((d) => d?.startsWith('2026-01') ?? false)],
       ['2026-02-01', count((d) => d?.startsWith('2026-02') ?? false)],
@@ -69,15 +97,23 @@ describe('group by', () => {
       [null, count((d) => d === null)],
     ]);
     // 2026-01-31T23:30Z is already February in Paris
-    const paris = (await month('Europe/Paris')).body.map((g: { groupByDimensionValues: unknown[]; totalCount: number }) => [g.groupByDimensionValues[0], g.totalCount]);
+    const paris = (await month('Europe/Paris')).body.map(
+      (g: { groupByDimensionValues: unknown[]; totalCount: number }) => [g.groupByDimensionValues[0], g.totalCount],
+    );
     expect(paris).toEqual([
       ['2026-02-01', count((d) => d !== null && d < '2026-03')],
       ['2026-03-01', count((d) => d?.startsWith('2026-03') ?? false)],
       [null, count((d) => d === null)],
     ]);
-    const weekday = await get(`group_by=${encodeURIComponent('[{"closeDate":{"granularity":"DAY_OF_THE_WEEK"}}]')}&timezone=UTC`);
+    const weekday = await get(
+      `group_by=${encodeURIComponent('[{"closeDate":{"granularity":"DAY_OF_THE_WEEK"}}]')}&timezone=UTC`,
+    );
     // 2026-01-31 is a Saturday (6), 2026-02-01 a Sunday (7), 2026-03-15 a Sunday
-    expect(weekday.body.map((g: { groupByDimensionValues: unknown[] }) => g.groupByDimensionValues[0])).toEqual([6, 7, null]);
+    expect(weekday.body.map((g: { groupByDimensionValues: unknown[] }) => g.groupByDimensionValues[0])).toEqual([
+      6,
+      7,
+      null,
+    ]);
   });
 
   it('order_by totalCount, a composite dimension, a limit, and record samples', async () => {
@@ -87,7 +123,10 @@ describe('group by', () => {
     expect(res.body).toHaveLength(2);
     expect(res.body[0].totalCount).toBeGreaterThanOrEqual(res.body[1].totalCount);
     for (const group of res.body) {
-      const members = seeded.filter((o) => (o.amount?.currencyCode ?? null) === group.groupByDimensionValues[0]).map((o) => o.id).sort();
+      const members = seeded
+        .filter((o) => (o.amount?.currencyCode ?? null) === group.groupByDimensionValues[0])
+        .map((o) => o.id)
+        .sort();
       expect(group.totalCount).toBe(members.length);
       expect(group.records.map((r: { id: string }) => r.id)).toEqual(members.slice(0, 10));
     }
@@ -97,7 +136,10 @@ describe('group by', () => {
     const cases: [string, RegExp][] = [
       [`aggregate=${encodeURIComponent('["sumName"]')}`, /aggregate 'sumName' is not offered/],
       [`aggregate=${encodeURIComponent('["maxNothing"]')}`, /aggregate 'maxNothing'/],
-      [`group_by=${encodeURIComponent('[{"stage":true},{"name":true},{"closeDate":true},{"position":true}]')}`, /at most 3/],
+      [
+        `group_by=${encodeURIComponent('[{"stage":true},{"name":true},{"closeDate":true},{"position":true}]')}`,
+        /at most 3/,
+      ],
       [`group_by=${encodeURIComponent('[{"closeDate":{"granularity":"HOUR"}}]')}`, /granularity must be one of/],
       [`group_by=${encodeURIComponent('[{"name":{"granularity":"DAY"}}]')}`, /'name' is not a date/],
       [`group_by=nope`, /group_by must be a JSON array/],
@@ -117,7 +159,9 @@ describe('group by', () => {
     const one = await stmts.during(() => get(`group_by=${encodeURIComponent('[{"stage":true}]')}`));
     expect(one.statements.filter((s) => s.includes('GROUP BY'))).toHaveLength(1);
     expect(one.statements).toHaveLength(1);
-    const two = await stmts.during(() => get(`group_by=${encodeURIComponent('[{"stage":true}]')}&include_records_sample=true`));
+    const two = await stmts.during(() =>
+      get(`group_by=${encodeURIComponent('[{"stage":true}]')}&include_records_sample=true`),
+    );
     expect(two.statements).toHaveLength(2);
   });
 });

@@ -26,7 +26,11 @@ describe('input faults', () => {
       const before = await count();
       const res = await t.http.request('POST', '/companies', options);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, error: 'BadRequestException', messages: ['Body must be a JSON object'] });
+      expect(res.body).toEqual({
+        statusCode: 400,
+        error: 'BadRequestException',
+        messages: ['Body must be a JSON object'],
+      });
       expect(await count()).toBe(before);
     });
 
@@ -64,7 +68,10 @@ describe('input faults', () => {
       expect(row.id).toBe(id);
 
       const ids = [randomUUID(), randomUUID()];
-      const many = await t.http.post('/batch/companies?depth=0', ids.map((i, n) => ({ id: i.toUpperCase(), name: `Upper ${n}` })));
+      const many = await t.http.post(
+        '/batch/companies?depth=0',
+        ids.map((i, n) => ({ id: i.toUpperCase(), name: `Upper ${n}` })),
+      );
       expect(many.status).toBe(201);
       expect(many.body.data.createCompanies.map((c: { id: string }) => c.id)).toEqual(ids);
     });
@@ -85,7 +92,9 @@ describe('input faults', () => {
       expect(one.body.data.company.id).toBe(company.id);
 
       for (const filter of [`id[eq]:${upper}`, `id[in]:[${upper}]`, `id[neq]:${upper}`, `companyId[eq]:${upper}`]) {
-        const list = await t.http.get(`/${filter.startsWith('company') ? 'people' : 'companies'}?filter=${encodeURIComponent(filter)}&depth=0`);
+        const list = await t.http.get(
+          `/${filter.startsWith('company') ? 'people' : 'companies'}?filter=${encodeURIComponent(filter)}&depth=0`,
+        );
         expect({ filter, status: list.status }).toEqual({ filter, status: 200 });
       }
       const eq = await t.http.get(`/companies?filter=${encodeURIComponent(`id[eq]:${upper}`)}&depth=0`);
@@ -95,7 +104,9 @@ describe('input faults', () => {
       expect(person.status).toBe(201);
       expect(person.body.data.createPerson.companyId).toBe(company.id);
       expect(person.body.data.createPerson.company.id).toBe(company.id);
-      const patched = await t.http.patch(`/people/${person.body.data.createPerson.id.toUpperCase()}?depth=0`, { companyId: upper });
+      const patched = await t.http.patch(`/people/${person.body.data.createPerson.id.toUpperCase()}?depth=0`, {
+        companyId: upper,
+      });
       expect(patched.status).toBe(200);
       expect(patched.body.data.updatePerson.companyId).toBe(company.id);
 

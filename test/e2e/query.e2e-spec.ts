@@ -1,18 +1,25 @@
 import { createRecord } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
 
 /** The query language of find many (API.md section 4) on real data. */
 describe('find many: filter, order_by, cursors, fields, limit', () => {
   let t: TestApp;
   const ids: Record<string, string> = {};
-  const names = (res: { body: any }) => res.body.data.companies.map((c: { name: string }) => c.name);
+  const names = (res: { body: Json }) => res.body.data.companies.map((c: { name: string }) => c.name);
   const list = (query: string) => t.http.get(`/companies?${query}`);
   const q = (params: Record<string, string>) => new URLSearchParams({ depth: '0', ...params }).toString();
 
   beforeAll(async () => {
     t = await startTestApp();
     const rows = [
-      { name: 'Acme', employees: 10, idealCustomerProfile: true, address: { addressCity: 'Paris' }, domainName: { primaryLinkUrl: 'acme.com' } },
+      {
+        name: 'Acme',
+        employees: 10,
+        idealCustomerProfile: true,
+        address: { addressCity: 'Paris' },
+        domainName: { primaryLinkUrl: 'acme.com' },
+      },
       { name: 'Beta, Inc. (EU)', employees: 250, idealCustomerProfile: false, address: { addressCity: 'Lyon, FR' } },
       { name: 'gamma', employees: null, idealCustomerProfile: false, address: { addressCity: 'Paris' } },
       { name: 'Delta 100%_off', employees: 42, idealCustomerProfile: true, address: { addressCity: 'Berlin' } },
@@ -45,7 +52,7 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     ['address.addressCity[eq]:"Lyon, FR"', ['Beta, Inc. (EU)']],
     ['name[eq]:"Beta, Inc. (EU)"', ['Beta, Inc. (EU)']],
     ['name[eq]:"Say \\"hi\\" \\\\ bye"', ['Say "hi" \\ bye']],
-    ["name[in]:['Acme',\"Beta, Inc. (EU)\"]", ['Acme', 'Beta, Inc. (EU)']],
+    ['name[in]:[\'Acme\',"Beta, Inc. (EU)"]', ['Acme', 'Beta, Inc. (EU)']],
     ['domainName.primaryLinkUrl[eq]:acme.com', ['Acme']],
     ['or(employees[lt]:10,name[eq]:gamma)', ['gamma', 'Say "hi" \\ bye']],
     ['and(idealCustomerProfile[eq]:true,employees[gt]:20)', ['Delta 100%_off']],
@@ -66,8 +73,14 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     const person = await createRecord(t.http, 'people', { companyId: company.id });
     const people = await t.http.get(`/people?depth=0&filter=companyId[in]:[${company.id}]`);
     expect(people.body.data.people.map((p: { id: string }) => p.id)).toEqual([person.id]);
-    await createRecord(t.http, 'opportunities', { name: 'Big', stage: 'PROPOSAL', amount: { amountMicros: 5_000_000_000, currencyCode: 'EUR' } });
-    const opps = await t.http.get('/opportunities?depth=0&filter=amount.amountMicros[gte]:1000000000,stage[in]:[PROPOSAL,CUSTOMER]');
+    await createRecord(t.http, 'opportunities', {
+      name: 'Big',
+      stage: 'PROPOSAL',
+      amount: { amountMicros: 5_000_000_000, currencyCode: 'EUR' },
+    });
+    const opps = await t.http.get(
+      '/opportunities?depth=0&filter=amount.amountMicros[gte]:1000000000,stage[in]:[PROPOSAL,CUSTOMER]',
+    );
     expect(opps.body.data.opportunities.map((o: { name: string }) => o.name)).toEqual(['Big']);
     await createRecord(t.http, 'workflows', { name: 'wf', statuses: ['ACTIVE', 'DRAFT'] });
     const wf = await t.http.get('/workflows?depth=0&filter=statuses[containsAny]:[ACTIVE]');
@@ -75,7 +88,9 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     await createRecord(t.http, 'connectedAccounts', { handle: 'scoped', scopes: ['mail.read', 'calendar'] });
     const ca = await t.http.get('/connectedAccounts?depth=0&filter=scopes[containsAny]:["calendar"]');
     expect(ca.body.data.connectedAccounts.map((c: { handle: string }) => c.handle)).toEqual(['scoped']);
-    const dates = await t.http.get(`/companies?depth=0&filter=createdAt[gte]:2000-01-01T00:00:00Z,createdAt[lt]:2999-01-01`);
+    const dates = await t.http.get(
+      `/companies?depth=0&filter=createdAt[gte]:2000-01-01T00:00:00Z,createdAt[lt]:2999-01-01`,
+    );
     expect(dates.body.totalCount).toBeGreaterThan(0);
   });
 
@@ -84,11 +99,23 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     ['address[eq]:x', "'address' is a composite field: name one of its sub-fields, e.g. address.addressStreet1"],
     ['accountOwner[eq]:x', "'accountOwner' is a relation: use its join column accountOwnerId"],
     ['employees[eq]:many', "Invalid filter value 'many' for field 'employees': expected a number"],
-    ['idealCustomerProfile[eq]:yes', "Invalid filter value 'yes' for field 'idealCustomerProfile': expected true or false"],
+    [
+      'idealCustomerProfile[eq]:yes',
+      "Invalid filter value 'yes' for field 'idealCustomerProfile': expected true or false",
+    ],
     ['id[eq]:123', "Invalid filter value '123' for field 'id': expected a UUID"],
-    ['createdAt[gt]:yesterday', "Invalid filter value 'yesterday' for field 'createdAt': expected an ISO 8601 date-time, e.g. 2026-11-21T10:04:05Z"],
-    ['employees[like]:1%', "Operator 'like' cannot be used on field 'employees' (NUMBER); allowed: eq, neq, in, is, gt, gte, lt, lte"],
-    ['name[containsAny]:[a]', "Operator 'containsAny' cannot be used on field 'name' (TEXT); allowed: eq, neq, in, is, gt, gte, lt, lte, startsWith, endsWith, like, ilike"],
+    [
+      'createdAt[gt]:yesterday',
+      "Invalid filter value 'yesterday' for field 'createdAt': expected an ISO 8601 date-time, e.g. 2026-11-21T10:04:05Z",
+    ],
+    [
+      'employees[like]:1%',
+      "Operator 'like' cannot be used on field 'employees' (NUMBER); allowed: eq, neq, in, is, gt, gte, lt, lte",
+    ],
+    [
+      'name[containsAny]:[a]',
+      "Operator 'containsAny' cannot be used on field 'name' (TEXT); allowed: eq, neq, in, is, gt, gte, lt, lte, startsWith, endsWith, like, ilike",
+    ],
     ['name[in]:Acme', "Operator 'in' on 'name' expects a list, e.g. name[in]:[a,b]"],
     ['name[eq]:[Acme]', "Operator 'eq' on 'name' expects a single value, not a list"],
     ['name[is]:EMPTY', "Operator 'is' on 'name' expects NULL or NOT_NULL, got 'EMPTY'"],
@@ -101,7 +128,9 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
 
   it('an enum filter value is checked against the options', async () => {
     const res = await t.http.get('/opportunities?filter=stage[eq]:WON');
-    expect(res.body.messages).toEqual(["Invalid filter value 'WON' for field 'stage': expected one of NEW, SCREENING, MEETING, PROPOSAL, CUSTOMER"]);
+    expect(res.body.messages).toEqual([
+      "Invalid filter value 'WON' for field 'stage': expected one of NEW, SCREENING, MEETING, PROPOSAL, CUSTOMER",
+    ]);
   });
 
   it.each([
@@ -109,8 +138,14 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     ['employees[AscNullsLast]', ['Say "hi" \\ bye', 'Acme', 'Delta 100%_off', 'Beta, Inc. (EU)', 'gamma']],
     ['employees[DescNullsFirst]', ['gamma', 'Beta, Inc. (EU)', 'Delta 100%_off', 'Acme', 'Say "hi" \\ bye']],
     ['employees[DescNullsLast]', ['Beta, Inc. (EU)', 'Delta 100%_off', 'Acme', 'Say "hi" \\ bye', 'gamma']],
-    ['idealCustomerProfile[DescNullsLast],name', ['Acme', 'Delta 100%_off', 'Beta, Inc. (EU)', 'Say "hi" \\ bye', 'gamma']],
-    ['address.addressCity[AscNullsLast],name[DescNullsLast]', ['Delta 100%_off', 'Beta, Inc. (EU)', 'gamma', 'Acme', 'Say "hi" \\ bye']],
+    [
+      'idealCustomerProfile[DescNullsLast],name',
+      ['Acme', 'Delta 100%_off', 'Beta, Inc. (EU)', 'Say "hi" \\ bye', 'gamma'],
+    ],
+    [
+      'address.addressCity[AscNullsLast],name[DescNullsLast]',
+      ['Delta 100%_off', 'Beta, Inc. (EU)', 'gamma', 'Acme', 'Say "hi" \\ bye'],
+    ],
   ])('order_by=%s', async (orderBy, expected) => {
     const res = await list(q({ order_by: orderBy, filter: 'name[neq]:Owner' }));
     expect(res.status).toBe(200);
@@ -120,7 +155,10 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
   it.each([
     ['address', "'address' is a composite field: name one of its sub-fields, e.g. address.addressStreet1"],
     ['nope', "field 'nope' does not exist in 'company' object"],
-    ['name[Sideways]', "Invalid order_by direction 'Sideways' for 'name', expected one of AscNullsFirst, AscNullsLast, DescNullsFirst, DescNullsLast"],
+    [
+      'name[Sideways]',
+      "Invalid order_by direction 'Sideways' for 'name', expected one of AscNullsFirst, AscNullsLast, DescNullsFirst, DescNullsLast",
+    ],
     ['domainName.secondaryLinks', "Cannot order by 'domainName.secondaryLinks' (RAW_JSON)"],
   ])('order_by=%s -> 400', async (orderBy, message) => {
     const res = await list(q({ order_by: orderBy }));
@@ -166,12 +204,24 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
   });
 
   it('never repeats or skips a row that exists throughout, while rows are inserted', async () => {
-    const batch = Array.from({ length: 30 }, (_, i) => ({ name: `Walk ${String(i).padStart(2, '0')}`, employees: i % 7 }));
-    const existing = (await t.http.post('/batch/companies?depth=0', batch)).body.data.createCompanies.map((c: { id: string }) => c.id);
+    const batch = Array.from({ length: 30 }, (_, i) => ({
+      name: `Walk ${String(i).padStart(2, '0')}`,
+      employees: i % 7,
+    }));
+    const existing = (await t.http.post('/batch/companies?depth=0', batch)).body.data.createCompanies.map(
+      (c: { id: string }) => c.id,
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 20; page++) {
-      const res = await list(q({ filter: 'name[startsWith]:Walk', order_by: 'employees[DescNullsFirst]', limit: '4', ...(cursor ? { starting_after: cursor } : {}) }));
+      const res = await list(
+        q({
+          filter: 'name[startsWith]:Walk',
+          order_by: 'employees[DescNullsFirst]',
+          limit: '4',
+          ...(cursor ? { starting_after: cursor } : {}),
+        }),
+      );
       seen.push(...res.body.data.companies.map((c: { id: string }) => c.id));
       await t.http.post('/companies?depth=0', { name: `Walk new ${page}`, employees: page % 7 });
       if (!res.body.pageInfo.hasNextPage) break;
@@ -189,7 +239,9 @@ describe('find many: filter, order_by, cursors, fields, limit', () => {
     expect(Object.keys(shallow.body.data.people[0]).sort()).toEqual(['city', 'id']);
     const one = await t.http.get(`/companies/${ids.Acme}?fields=name`);
     expect(one.body.data.company).toEqual({ id: ids.Acme, name: 'Acme' });
-    expect((await t.http.get('/companies?fields=name,nope')).body.messages).toEqual(["field 'nope' does not exist in 'company' object"]);
+    expect((await t.http.get('/companies?fields=name,nope')).body.messages).toEqual([
+      "field 'nope' does not exist in 'company' object",
+    ]);
   });
 
   it('limit: default 60, larger values capped at 200', async () => {

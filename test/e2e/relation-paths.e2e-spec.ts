@@ -16,10 +16,12 @@ describe('relation paths', () => {
   beforeAll(async () => {
     t = await startTestApp();
     stmts = recordStatements(t.db);
-    const owners = (await t.http.post('/batch/workspaceMembers?depth=0', [
-      { name: { firstName: 'Alan', lastName: 'Kay' }, userId: '00000000-0000-4000-8000-000000000001' },
-      { name: { firstName: 'Barbara', lastName: 'Liskov' }, userId: '00000000-0000-4000-8000-000000000002' },
-    ])).body.data.createWorkspaceMembers;
+    const owners = (
+      await t.http.post('/batch/workspaceMembers?depth=0', [
+        { name: { firstName: 'Alan', lastName: 'Kay' }, userId: '00000000-0000-4000-8000-000000000001' },
+        { name: { firstName: 'Barbara', lastName: 'Liskov' }, userId: '00000000-0000-4000-8000-000000000002' },
+      ])
+    ).body.data.createWorkspaceMembers;
     const companyBody = Array.from({ length: 12 }, (_, i) => ({
       name: `${tag} company ${String.fromCharCode(75 - i)}`,
       employees: i % 4 === 0 ? null : i * 30,
@@ -39,7 +41,8 @@ describe('relation paths', () => {
   afterAll(async () => t?.close());
 
   const live = (c: Company | undefined) => c && c.id !== companies[5].id;
-  const companyOf = (p: Person) => (live(companies.find((c) => c.id === p.companyId)) ? companies.find((c) => c.id === p.companyId) : undefined);
+  const companyOf = (p: Person) =>
+    live(companies.find((c) => c.id === p.companyId)) ? companies.find((c) => c.id === p.companyId) : undefined;
   const livePeople = () => people.filter((p) => p.id !== people[7].id);
   const sortIds = (ids: string[]) => [...ids].sort();
 
@@ -58,7 +61,9 @@ describe('relation paths', () => {
   }
 
   it('many-to-one: company.employees[gt]:N, with an exact totalCount', async () => {
-    const expected = livePeople().filter((p) => (companyOf(p)?.employees ?? -1) > 100).map((p) => p.id);
+    const expected = livePeople()
+      .filter((p) => (companyOf(p)?.employees ?? -1) > 100)
+      .map((p) => p.id);
     const filter = `name.lastName[eq]:${tag},company.employees[gt]:100`;
     expect(sortIds(await listAll('people', filter))).toEqual(sortIds(expected));
     const res = await t.http.get(`/people?filter=${f(filter)}&limit=1`);
@@ -66,20 +71,34 @@ describe('relation paths', () => {
   });
 
   it('two hops: company.accountOwner.name.lastName', async () => {
-    const expected = livePeople().filter((p) => companyOf(p)?.accountOwnerId && companies.find((c) => c.id === p.companyId)!.accountOwnerId === companies.find((c) => c.accountOwnerId)!.accountOwnerId);
-    const kay = (await t.http.get(`/workspaceMembers?filter=${f('name.lastName[eq]:Kay')}`)).body.data.workspaceMembers[0].id;
-    const byKay = livePeople().filter((p) => companyOf(p)?.accountOwnerId === kay).map((p) => p.id);
+    const expected = livePeople().filter(
+      (p) =>
+        companyOf(p)?.accountOwnerId &&
+        companies.find((c) => c.id === p.companyId)!.accountOwnerId ===
+          companies.find((c) => c.accountOwnerId)!.accountOwnerId,
+    );
+    const kay = (await t.http.get(`/workspaceMembers?filter=${f('name.lastName[eq]:Kay')}`)).body.data
+      .workspaceMembers[0].id;
+    const byKay = livePeople()
+      .filter((p) => companyOf(p)?.accountOwnerId === kay)
+      .map((p) => p.id);
     expect(expected.length).toBeGreaterThan(0);
-    expect(sortIds(await listAll('people', `name.lastName[eq]:${tag},company.accountOwner.name.lastName[eq]:"Kay"`))).toEqual(sortIds(byKay));
+    expect(
+      sortIds(await listAll('people', `name.lastName[eq]:${tag},company.accountOwner.name.lastName[eq]:"Kay"`)),
+    ).toEqual(sortIds(byKay));
   });
 
   it('one-to-many: at least one related record matches; not(...) means none', async () => {
     const mine = companies.filter((c) => c.id !== companies[5].id);
-    const withCto = mine.filter((c) => livePeople().some((p) => p.companyId === c.id && p.jobTitle === 'CTO')).map((c) => c.id);
+    const withCto = mine
+      .filter((c) => livePeople().some((p) => p.companyId === c.id && p.jobTitle === 'CTO'))
+      .map((c) => c.id);
     const filter = `name[startsWith]:"${tag}",people.jobTitle[ilike]:"%cto%"`;
     expect(sortIds(await listAll('companies', filter))).toEqual(sortIds(withCto));
     const none = `name[startsWith]:"${tag}",not(people.jobTitle[eq]:CTO)`;
-    expect(sortIds(await listAll('companies', none))).toEqual(sortIds(mine.map((c) => c.id).filter((id) => !withCto.includes(id))));
+    expect(sortIds(await listAll('companies', none))).toEqual(
+      sortIds(mine.map((c) => c.id).filter((id) => !withCto.includes(id))),
+    );
   });
 
   it('order_by through a relation: records without it sort as nulls; cursors stay exact across pages', async () => {
@@ -110,7 +129,9 @@ describe('relation paths', () => {
       ['order_by=people.jobTitle', /many-to-one relations only/],
     ];
     for (const [query, message] of cases) {
-      const res = await t.http.get(`/${query.startsWith('order_by=people') ? 'companies' : 'people'}?${query.replace(/=(.*)$/, (_, v) => `=${f(v)}`)}`);
+      const res = await t.http.get(
+        `/${query.startsWith('order_by=people') ? 'companies' : 'people'}?${query.replace(/=(.*)$/, (_, v) => `=${f(v)}`)}`,
+      );
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
       expect(res.body.messages[0]).toMatch(message);
     }
@@ -118,7 +139,9 @@ describe('relation paths', () => {
 
   it('a fixed number of statements whatever the data size: one page query and one count', async () => {
     const filter = f(`company.employees[gt]:10,people.jobTitle[eq]:x`.split(',')[0]);
-    const { statements } = await stmts.during(() => t.http.get(`/people?filter=${filter}&order_by=${f('company.name')}&depth=0&limit=50`));
+    const { statements } = await stmts.during(() =>
+      t.http.get(`/people?filter=${filter}&order_by=${f('company.name')}&depth=0&limit=50`),
+    );
     expect(statements).toHaveLength(2);
     expect(statements.every((s) => s.includes('EXISTS (SELECT 1 FROM "company" AS r1'))).toBe(true);
   });

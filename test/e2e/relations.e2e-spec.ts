@@ -1,16 +1,18 @@
 import { Db } from '../../src/core/database/db';
 import { catalog, createRecord } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
 
 describe('relations and depth', () => {
   let t: TestApp;
-  let company: Record<string, any>;
-  let people: Record<string, any>[];
+  let company: Record<string, Json>;
+  let people: Record<string, Json>[];
   beforeAll(async () => {
     t = await startTestApp();
     company = await createRecord(t.http, 'companies', { name: 'Depth Inc' });
     people = [];
-    for (let i = 0; i < 3; i++) people.push(await createRecord(t.http, 'people', { companyId: company.id, position: 3 - i }));
+    for (let i = 0; i < 3; i++)
+      people.push(await createRecord(t.http, 'people', { companyId: company.id, position: 3 - i }));
     await createRecord(t.http, 'opportunities', { companyId: company.id, pointOfContactId: people[0].id });
   });
   afterAll(async () => t?.close());
@@ -60,9 +62,16 @@ describe('relations and depth', () => {
 
   it('loads relations in a bounded number of queries, whatever the number of rows', async () => {
     // 40 companies of the same shape (one person each), read 10 or 40 at a time
-    const companies = (await t.http.post('/batch/companies?depth=0', Array.from({ length: 40 }, (_, i) => ({ name: `Shape ${i}` })))).body.data
-      .createCompanies;
-    await t.http.post('/batch/people?depth=0', companies.map((c: { id: string }) => ({ companyId: c.id })));
+    const companies = (
+      await t.http.post(
+        '/batch/companies?depth=0',
+        Array.from({ length: 40 }, (_, i) => ({ name: `Shape ${i}` })),
+      )
+    ).body.data.createCompanies;
+    await t.http.post(
+      '/batch/people?depth=0',
+      companies.map((c: { id: string }) => ({ companyId: c.id })),
+    );
     const countQueries = async (limit: number) => {
       const db = t.app.get(Db);
       const spy = jest.spyOn(db, 'query');
@@ -79,11 +88,17 @@ describe('relations and depth', () => {
     expect(large.calls).toBe(small.calls);
     // the bound: the page, one query per relation, one per relation of each related collection
     const meta = catalog.require('companies');
-    const relationsOf = (plural: string) => [...catalog.require(plural).manyToOne, ...catalog.require(plural).oneToMany];
-    const bound = 1 + [...meta.manyToOne, ...meta.oneToMany].reduce((n, rel) => n + 1 + relationsOf(rel.target).length, 0);
+    const relationsOf = (plural: string) => [
+      ...catalog.require(plural).manyToOne,
+      ...catalog.require(plural).oneToMany,
+    ];
+    const bound =
+      1 + [...meta.manyToOne, ...meta.oneToMany].reduce((n, rel) => n + 1 + relationsOf(rel.target).length, 0);
     expect(large.calls).toBeLessThanOrEqual(bound);
-    // eslint-disable-next-line no-console
-    console.log(`GET /companies?depth=2: ${large.calls} SQL queries (besides the count) for ${large.rows} companies, ${small.calls} for ${small.rows} (bound ${bound})`);
+
+    console.log(
+      `GET /companies?depth=2: ${large.calls} SQL queries (besides the count) for ${large.rows} companies, ${small.calls} for ${small.rows} (bound ${bound})`,
+    );
   });
 
   it('caps one-to-many arrays at 60 records per parent', async () => {

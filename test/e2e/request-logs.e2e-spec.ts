@@ -1,12 +1,12 @@
 import { startTestApp, TestApp } from '../support/test-app';
+import type { Json } from '../support/http';
 
 /** Structured logs: one JSON line per request, with what an operator needs and never a secret. */
 describe('request logs', () => {
   let t: TestApp;
   const lines: string[] = [];
   const stream = { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) };
-  const requestLines = () =>
-    lines.map((l) => JSON.parse(l) as Record<string, any>).filter((l) => l.req && l.res);
+  const requestLines = () => lines.map((l) => JSON.parse(l) as Record<string, Json>).filter((l) => l.req && l.res);
 
   beforeAll(async () => {
     t = await startTestApp({ LOG_LEVEL: 'info' }, { logStream: stream });
@@ -17,11 +17,18 @@ describe('request logs', () => {
 
   it('writes one JSON line per request: method, path, status, duration, request id, api key id', async () => {
     lines.length = 0;
-    const created = await t.http.post('/companies?depth=0', { name: 'Logged' }, { headers: { 'x-request-id': 'req-log-1' } });
+    const created = await t.http.post(
+      '/companies?depth=0',
+      { name: 'Logged' },
+      { headers: { 'x-request-id': 'req-log-1' } },
+    );
     expect(created.status).toBe(201);
     const listed = await t.http.get('/companies?filter=name[eq]:Logged');
     const refused = await t.http.get('/companies', { anonymous: true });
-    const malformed = await t.http.post('/companies', undefined, { raw: '{oops', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.http.post('/companies', undefined, {
+      raw: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([listed.status, refused.status, malformed.status]).toEqual([200, 401, 400]);
     await new Promise((r) => setTimeout(r, 50));
     const logged = requestLines();

@@ -40,7 +40,9 @@ describe('response headers', () => {
     ];
     for (const res of cases) {
       expect(pick(res.headers, Object.keys(API_SECURITY))).toEqual(API_SECURITY);
-      expect(pick(res.headers, [...DOCUMENT_ONLY, 'x-powered-by'])).toEqual(Object.fromEntries([...DOCUMENT_ONLY, 'x-powered-by'].map((n) => [n, null])));
+      expect(pick(res.headers, [...DOCUMENT_ONLY, 'x-powered-by'])).toEqual(
+        Object.fromEntries([...DOCUMENT_ONLY, 'x-powered-by'].map((n) => [n, null])),
+      );
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(res.text));
@@ -55,7 +57,8 @@ describe('response headers', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
       expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
-      for (const name of [...DOCUMENT_ONLY, 'strict-transport-security', 'x-content-type-options']) expect(res.headers.get(name)).not.toBeNull();
+      for (const name of [...DOCUMENT_ONLY, 'strict-transport-security', 'x-content-type-options'])
+        expect(res.headers.get(name)).not.toBeNull();
     }
   });
 });

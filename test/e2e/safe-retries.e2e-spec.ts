@@ -41,7 +41,9 @@ describe('idempotent creates', () => {
 
   it('refuses the same key with another body or another route (422) and writes nothing', async () => {
     const k = key();
-    expect((await t.http.post('/companies', { name: 'Idem Two' }, { headers: { 'idempotency-key': k } })).status).toBe(201);
+    expect((await t.http.post('/companies', { name: 'Idem Two' }, { headers: { 'idempotency-key': k } })).status).toBe(
+      201,
+    );
     const other = await t.http.post('/companies', { name: 'Idem Two bis' }, { headers: { 'idempotency-key': k } });
     expect(other.status).toBe(422);
     expect(other.body).toEqual({
@@ -51,7 +53,11 @@ describe('idempotent creates', () => {
     });
     const batch = await t.http.post('/batch/companies', [{ name: 'Idem Two' }], { headers: { 'idempotency-key': k } });
     expect(batch.status).toBe(422);
-    const otherQuery = await t.http.post('/companies?depth=0', { name: 'Idem Two' }, { headers: { 'idempotency-key': k } });
+    const otherQuery = await t.http.post(
+      '/companies?depth=0',
+      { name: 'Idem Two' },
+      { headers: { 'idempotency-key': k } },
+    );
     expect(otherQuery.status).toBe(422);
     expect(await count('company', '"name" LIKE $1', ['Idem Two%'])).toBe(1);
   });
@@ -64,14 +70,22 @@ describe('idempotent creates', () => {
     const again = await t.http.post('/batch/companies', body, { headers: { 'idempotency-key': k } });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body.data.createCompanies.map((c: { id: string }) => c.id)).toEqual(first.body.data.createCompanies.map((c: { id: string }) => c.id));
+    expect(again.body.data.createCompanies.map((c: { id: string }) => c.id)).toEqual(
+      first.body.data.createCompanies.map((c: { id: string }) => c.id),
+    );
     expect(await count('company', '"name" LIKE $1', ['Idem Batch %'])).toBe(3);
   });
 
   it('concurrent retries with one key create one record; all get the same answer', async () => {
     const k = key();
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => t.http.post('/people', { name: { firstName: 'Idem', lastName: 'Race' } }, { headers: { 'idempotency-key': k } })),
+      Array.from({ length: 8 }, () =>
+        t.http.post(
+          '/people',
+          { name: { firstName: 'Idem', lastName: 'Race' } },
+          { headers: { 'idempotency-key': k } },
+        ),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
@@ -83,7 +97,9 @@ describe('idempotent creates', () => {
     const k = key();
     const { token } = await createApiKey(t.app, 'second', new Date(Date.now() + 3600_000));
     const other = new Http(t.baseUrl, token);
-    expect((await t.http.post('/companies', { name: 'Idem Scope' }, { headers: { 'idempotency-key': k } })).status).toBe(201);
+    expect(
+      (await t.http.post('/companies', { name: 'Idem Scope' }, { headers: { 'idempotency-key': k } })).status,
+    ).toBe(201);
     const second = await other.post('/companies', { name: 'Idem Scope' }, { headers: { 'idempotency-key': k } });
     expect(second.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
@@ -95,18 +111,28 @@ describe('idempotent creates', () => {
     const domain = { primaryLinkUrl: `https://idem-${Date.now()}.example`, primaryLinkLabel: '', secondaryLinks: [] };
     const taken = await t.http.post('/companies', { name: 'Holder', domainName: domain });
     expect(taken.status).toBe(201);
-    const refused = await t.http.post('/companies', { name: 'Idem Fail', domainName: domain }, { headers: { 'idempotency-key': k } });
+    const refused = await t.http.post(
+      '/companies',
+      { name: 'Idem Fail', domainName: domain },
+      { headers: { 'idempotency-key': k } },
+    );
     expect(refused.status).toBe(400);
     expect(await count('idempotencyKey', '"key" = $1', [k])).toBe(0);
     expect((await t.http.delete(`/companies/${taken.body.data.createCompany.id}`)).status).toBe(200);
-    const retried = await t.http.post('/companies', { name: 'Idem Fail', domainName: domain }, { headers: { 'idempotency-key': k } });
+    const retried = await t.http.post(
+      '/companies',
+      { name: 'Idem Fail', domainName: domain },
+      { headers: { 'idempotency-key': k } },
+    );
     expect(retried.status).toBe(201);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('forgets a key after 24 hours', async () => {
     const k = key();
-    expect((await t.http.post('/companies', { name: 'Idem Old' }, { headers: { 'idempotency-key': k } })).status).toBe(201);
+    expect((await t.http.post('/companies', { name: 'Idem Old' }, { headers: { 'idempotency-key': k } })).status).toBe(
+      201,
+    );
     await t.db.query(`UPDATE "idempotencyKey" SET "createdAt" = now() - interval '25 hours' WHERE "key" = $1`, [k]);
     const fresh = await t.http.post('/companies', { name: 'Idem New' }, { headers: { 'idempotency-key': k } });
     expect(fresh.status).toBe(201);
@@ -119,7 +145,9 @@ describe('idempotent creates', () => {
   it('purges keys older than 24 hours and keeps the others', async () => {
     const [old, recent] = [key(), key()];
     for (const k of [old, recent]) {
-      expect((await t.http.post('/companies', { name: `Idem Purge ${k}` }, { headers: { 'idempotency-key': k } })).status).toBe(201);
+      expect(
+        (await t.http.post('/companies', { name: `Idem Purge ${k}` }, { headers: { 'idempotency-key': k } })).status,
+      ).toBe(201);
     }
     await t.db.query(`UPDATE "idempotencyKey" SET "createdAt" = now() - interval '25 hours' WHERE "key" = $1`, [old]);
     expect(await t.app.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(1);
@@ -181,14 +209,25 @@ describe('optimistic concurrency', () => {
     expect((await t.http.patch(`/companies/${id}`, {}, { headers: { 'if-match': etag } })).status).toBe(412);
     // a list of tags matches when one of them is current; * matches any existing record
     const current = ok.headers.get('etag')!;
-    expect((await t.http.patch(`/companies/${id}`, { employees: 3 }, { headers: { 'if-match': `${etag}, ${current}` } })).status).toBe(200);
-    expect((await t.http.patch(`/companies/${id}`, { employees: 4 }, { headers: { 'if-match': '*' } })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/companies/${id}`, { employees: 3 }, { headers: { 'if-match': `${etag}, ${current}` } }))
+        .status,
+    ).toBe(200);
+    expect((await t.http.patch(`/companies/${id}`, { employees: 4 }, { headers: { 'if-match': '*' } })).status).toBe(
+      200,
+    );
   });
 
   it('compares strongly: a weak tag never matches; a malformed header is a 400', async () => {
     const { id, etag } = await company('Etag Weak');
-    expect((await t.http.patch(`/companies/${id}`, { employees: 1 }, { headers: { 'if-match': `W/${etag}` } })).status).toBe(412);
-    const malformed = await t.http.patch(`/companies/${id}`, { employees: 1 }, { headers: { 'if-match': 'not-quoted' } });
+    expect(
+      (await t.http.patch(`/companies/${id}`, { employees: 1 }, { headers: { 'if-match': `W/${etag}` } })).status,
+    ).toBe(412);
+    const malformed = await t.http.patch(
+      `/companies/${id}`,
+      { employees: 1 },
+      { headers: { 'if-match': 'not-quoted' } },
+    );
     expect(malformed.status).toBe(400);
     expect(malformed.body.messages).toEqual([expect.stringContaining('If-Match')]);
     expect((await t.http.get(`/companies/${id}`)).body.data.company.employees).toBe(10);
@@ -199,7 +238,9 @@ describe('optimistic concurrency', () => {
     const changed = await t.http.patch(`/companies/${id}`, { employees: 12 });
     expect((await t.http.delete(`/companies/${id}`, { headers: { 'if-match': etag } })).status).toBe(412);
     expect((await t.http.get(`/companies/${id}`)).status).toBe(200);
-    const soft = await t.http.delete(`/companies/${id}?soft_delete=true`, { headers: { 'if-match': changed.headers.get('etag')! } });
+    const soft = await t.http.delete(`/companies/${id}?soft_delete=true`, {
+      headers: { 'if-match': changed.headers.get('etag')! },
+    });
     expect(soft.status).toBe(200);
     expect((await t.http.get(`/companies/${id}`)).status).toBe(404);
     const other = await company('Etag Delete Hard');
@@ -252,11 +293,21 @@ ownPostgres.describe('idempotent creates across instances', () => {
     let other: INestApplication | undefined;
     try {
       ({ app: other } = await createApp({
-        env: { ...t.database.env, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BOOTSTRAP_API_KEY: 'false', LOG_LEVEL: 'silent', WEBHOOK_DISPATCH: 'false' },
+        env: {
+          ...t.database.env,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          BOOTSTRAP_API_KEY: 'false',
+          LOG_LEVEL: 'silent',
+          WEBHOOK_DISPATCH: 'false',
+        },
       }));
       await other.listen(0, '127.0.0.1');
       const url = `${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
-      const replay = await new Http(url, t.token).post('/companies', { name: 'Idem Instances' }, { headers: { 'idempotency-key': k } });
+      const replay = await new Http(url, t.token).post(
+        '/companies',
+        { name: 'Idem Instances' },
+        { headers: { 'idempotency-key': k } },
+      );
       expect(replay.status).toBe(201);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.text).toBe(first.text);

@@ -15,12 +15,14 @@ describe('search across collections', () => {
   beforeAll(async () => {
     t = await startTestApp();
     stmts = recordStatements(t.db);
-    const people = (await t.http.post('/batch/people?depth=0', [
-      { name: { firstName: 'Ada', lastName: 'Lovelace' }, jobTitle: 'Countess' },
-      { name: { firstName: 'Adam', lastName: 'Smith' } },
-      { name: { firstName: 'Zoë', lastName: 'Ådams' }, emails: { primaryEmail: 'zoe@acme.test' } },
-      { name: { firstName: 'Deleted', lastName: 'Lovelace' } },
-    ])).body.data.createPeople;
+    const people = (
+      await t.http.post('/batch/people?depth=0', [
+        { name: { firstName: 'Ada', lastName: 'Lovelace' }, jobTitle: 'Countess' },
+        { name: { firstName: 'Adam', lastName: 'Smith' } },
+        { name: { firstName: 'Zoë', lastName: 'Ådams' }, emails: { primaryEmail: 'zoe@acme.test' } },
+        { name: { firstName: 'Deleted', lastName: 'Lovelace' } },
+      ])
+    ).body.data.createPeople;
     ['ada', 'adam', 'zoe', 'deleted'].forEach((k, i) => (ids[k] = people[i].id));
     ids.company = (await t.http.post('/companies?depth=0', { name: 'Lovelace Labs' })).body.data.createCompany.id;
     await t.http.delete(`/people/${ids.deleted}?soft_delete=true`);
@@ -46,12 +48,17 @@ describe('search across collections', () => {
 
   it('accents and case are ignored both ways', async () => {
     for (const query of ['zoe', 'ZOË', 'adams', 'ÅDAMS zo', 'zoe@acme']) {
-      expect({ query, found: labels((await search(query)).body.data.search) }).toEqual({ query, found: ['person:Zoë Ådams'] });
+      expect({ query, found: labels((await search(query)).body.data.search) }).toEqual({
+        query,
+        found: ['person:Zoë Ådams'],
+      });
     }
   });
 
   it('objects narrows the collections; pages follow the cursor', async () => {
-    expect(labels((await search('lovelace', '&objects=companies')).body.data.search)).toEqual(['company:Lovelace Labs']);
+    expect(labels((await search('lovelace', '&objects=companies')).body.data.search)).toEqual([
+      'company:Lovelace Labs',
+    ]);
     const all: Hit[] = (await search('a')).body.data.search;
     const paged: string[] = [];
     let cursor: string | null = null;
@@ -80,7 +87,9 @@ describe('search across collections', () => {
 
   it('one statement, served by the GIN indexes (no sequential scan) at 20,000 people', async () => {
     if (t.database.kind === 'postgres') {
-      await t.db.query(`INSERT INTO person ("nameFirstName", "nameLastName", "emailsPrimaryEmail") SELECT 'first' || g, 'last' || g, 'p' || g || '@bulk.test' FROM generate_series(1, 20000) g`);
+      await t.db.query(
+        `INSERT INTO person ("nameFirstName", "nameLastName", "emailsPrimaryEmail") SELECT 'first' || g, 'last' || g, 'p' || g || '@bulk.test' FROM generate_series(1, 20000) g`,
+      );
       // VACUUM also empties the GIN pending list that fast updates leave behind (as autovacuum does)
       await t.db.query('VACUUM ANALYZE person');
     }
@@ -88,9 +97,23 @@ describe('search across collections', () => {
     expect(statements).toHaveLength(1);
     if (t.database.kind !== 'postgres') return;
     const singulars = statements[0].match(/\$\d+::text AS "objectNameSingular"/g) ?? [];
-    const tables = ['company', 'note', 'opportunity', 'person', 'task', 'workflow', 'workflowRun', 'workflowVersion', 'workspaceMember'];
+    const tables = [
+      'company',
+      'note',
+      'opportunity',
+      'person',
+      'task',
+      'workflow',
+      'workflowRun',
+      'workflowVersion',
+      'workspaceMember',
+    ];
     expect(singulars).toHaveLength(tables.length);
-    const [plan] = await t.db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${statements[0]}`, ["'ada':* & 'lov':*", "'ada' | 'lov'", ...tables]);
+    const [plan] = await t.db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${statements[0]}`, [
+      "'ada':* & 'lov':*",
+      "'ada' | 'lov'",
+      ...tables,
+    ]);
     const scans: PlanNode[] = [];
     const walk = (node: PlanNode) => {
       if (node['Relation Name']) scans.push(node);

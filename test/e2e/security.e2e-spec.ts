@@ -19,15 +19,23 @@ describe('transport hardening', () => {
   });
 
   it('X-Request-Id: echoed when well-formed, generated otherwise', async () => {
-    expect((await t.http.get('/health', { headers: { 'x-request-id': 'abc-123' } })).headers.get('x-request-id')).toBe('abc-123');
-    const generated = (await t.http.get('/health', { headers: { 'x-request-id': 'bad id <script>' } })).headers.get('x-request-id');
+    expect((await t.http.get('/health', { headers: { 'x-request-id': 'abc-123' } })).headers.get('x-request-id')).toBe(
+      'abc-123',
+    );
+    const generated = (await t.http.get('/health', { headers: { 'x-request-id': 'bad id <script>' } })).headers.get(
+      'x-request-id',
+    );
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('refuses over-long URLs with 414 in the error envelope', async () => {
     const res = await t.http.get(`/companies?filter=${'a'.repeat(9000)}`);
     expect(res.status).toBe(414);
-    expect(res.body).toEqual({ statusCode: 414, error: 'UriTooLongException', messages: ['URL longer than 8192 characters'] });
+    expect(res.body).toEqual({
+      statusCode: 414,
+      error: 'UriTooLongException',
+      messages: ['URL longer than 8192 characters'],
+    });
   });
 
   it('rate limits per API key with RateLimit headers and Retry-After', async () => {
@@ -43,7 +51,11 @@ describe('transport hardening', () => {
       if (res.status === 429) limited = res;
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-    expect(limited!.body).toEqual({ statusCode: 429, error: 'TooManyRequestsException', messages: ['Rate limit exceeded: 5 requests per second for this API key'] });
+    expect(limited!.body).toEqual({
+      statusCode: 429,
+      error: 'TooManyRequestsException',
+      messages: ['Rate limit exceeded: 5 requests per second for this API key'],
+    });
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 1100));
     expect((await t.http.get('/companies?depth=0')).status).toBe(200);
@@ -65,7 +77,11 @@ describe('CORS by origin list', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${t.baseUrl}/companies`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
@@ -94,18 +110,34 @@ describe('input hardening and configurable limits', () => {
   });
 
   it('prototype-pollution keys, NUL characters and non-finite numbers are refused', async () => {
-    const proto = await t.http.post('/companies', undefined, { raw: '{"name":"x","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    const proto = await t.http.post('/companies', undefined, {
+      raw: '{"name":"x","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(proto.body.messages).toEqual(['property __proto__ is not allowed']);
-    const nested = await t.http.post('/auditLogs', undefined, { raw: '{"properties":{"constructor":{"prototype":{}}}}', headers: { 'content-type': 'application/json' } });
+    const nested = await t.http.post('/auditLogs', undefined, {
+      raw: '{"properties":{"constructor":{"prototype":{}}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(nested.body.messages).toEqual(['property properties.constructor is not allowed']);
-    expect((await t.http.post('/companies', { name: 'a\u0000b' })).body.messages).toEqual(['name must not contain NUL characters']);
-    const huge = await t.http.post('/companies', undefined, { raw: '{"employees": 1e400}', headers: { 'content-type': 'application/json' } });
+    expect((await t.http.post('/companies', { name: 'a\u0000b' })).body.messages).toEqual([
+      'name must not contain NUL characters',
+    ]);
+    const huge = await t.http.post('/companies', undefined, {
+      raw: '{"employees": 1e400}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.body.messages).toEqual(['employees must be a finite number']);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
   it('path tricks never reach a record', async () => {
-    for (const path of ['/companies/..%2F..%2Fetc%2Fpasswd', '/companies/%2e%2e', '/people/%00', '/companies/1%2F2/restore']) {
+    for (const path of [
+      '/companies/..%2F..%2Fetc%2Fpasswd',
+      '/companies/%2e%2e',
+      '/people/%00',
+      '/companies/1%2F2/restore',
+    ]) {
       const res = await t.http.get(path);
       expect([400, 404]).toContain(res.status);
       expect(res.body.statusCode).toBe(res.status);
@@ -145,11 +177,15 @@ ownPostgres.describe('rate limit shared across instances (Redis)', () => {
         urls.push(`${await app.getUrl()}/rest`);
       }
       // a fresh key, so that earlier runs leave no counts in Redis
-      const { token } = (await t.http.post('/apiKeys', { name: `shared-${randomUUID()}`, expiresAt: '2099-01-01T00:00:00Z' })).body.data.createApiKey;
+      const { token } = (
+        await t.http.post('/apiKeys', { name: `shared-${randomUUID()}`, expiresAt: '2099-01-01T00:00:00Z' })
+      ).body.data.createApiKey;
       const statuses: number[] = [];
       for (let i = 0; i < 15; i++) {
         for (const url of urls) {
-          statuses.push((await fetch(`${url}/companies?depth=0`, { headers: { authorization: `Bearer ${token}` } })).status);
+          statuses.push(
+            (await fetch(`${url}/companies?depth=0`, { headers: { authorization: `Bearer ${token}` } })).status,
+          );
         }
       }
       // 30 requests split over two instances: each saw 15 (< 20), yet the shared budget is 20

@@ -11,7 +11,12 @@ const OUTPUT = join(__dirname, '..', '..', 'test-output');
 // CI installs Debian's chromium and sets REQUIRE_CHROMIUM so that a missing browser fails instead of skipping;
 // elsewhere a missing browser skips the suite, named loudly at the end of the run.
 const runs = existsSync(CHROMIUM) || !!process.env.REQUIRE_CHROMIUM;
-if (!runs) announceSkippedSuite('swagger-ui', `no Chromium at ${CHROMIUM}`, 'sudo apt-get install -y chromium (or CHROMIUM_PATH=/path/to/chromium npm test)');
+if (!runs)
+  announceSkippedSuite(
+    'swagger-ui',
+    `no Chromium at ${CHROMIUM}`,
+    'sudo apt-get install -y chromium (or CHROMIUM_PATH=/path/to/chromium npm test)',
+  );
 (runs ? describe : describe.skip)('Swagger UI at /rest/docs (headless Chromium)', () => {
   let t: TestApp;
   let browser: Browser;
@@ -20,7 +25,14 @@ if (!runs) announceSkippedSuite('swagger-ui', `no Chromium at ${CHROMIUM}`, 'sud
     await t.http.post('/people', { name: { firstName: 'Grace', lastName: 'Hopper' } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
   });
   afterAll(async () => {
@@ -49,10 +61,15 @@ if (!runs) announceSkippedSuite('swagger-ui', `no Chromium at ${CHROMIUM}`, 'sud
     await page.click('#operations-people-findManyPeople .opblock-summary');
     await page.click('#operations-people-findManyPeople button.try-out__btn');
     await page.click('#operations-people-findManyPeople button.execute');
-    const status = page.locator('#operations-people-findManyPeople .live-responses-table tbody .response-col_status').first();
+    const status = page
+      .locator('#operations-people-findManyPeople .live-responses-table tbody .response-col_status')
+      .first();
     await status.waitFor();
     expect((await status.innerText()).trim()).toBe('200');
-    const body = await page.locator('#operations-people-findManyPeople .live-responses-table .microlight').first().innerText();
+    const body = await page
+      .locator('#operations-people-findManyPeople .live-responses-table .microlight')
+      .first()
+      .innerText();
     expect(body).toContain('Grace');
 
     mkdirSync(OUTPUT, { recursive: true });

@@ -20,15 +20,30 @@ describe('typed client (openapi-typescript + openapi-fetch)', () => {
     mkdirSync(join(CLIENT, 'generated'), { recursive: true });
     const docPath = join(CLIENT, 'generated', 'openapi.json');
     writeFileSync(docPath, JSON.stringify((await t.http.get('/open-api/core')).body));
-    await run(process.execPath, [join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), docPath, '--default-non-nullable=false', '-o', join(CLIENT, 'generated', 'schema.d.ts')], { cwd: ROOT });
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(CLIENT, 'tsconfig.json')], { cwd: ROOT }).catch(
-      (error: { stdout: string }) => ({ stdout: error.stdout, failed: true }),
+    await run(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+        docPath,
+        '--default-non-nullable=false',
+        '-o',
+        join(CLIENT, 'generated', 'schema.d.ts'),
+      ],
+      { cwd: ROOT },
     );
+    const tsc = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(CLIENT, 'tsconfig.json')],
+      { cwd: ROOT },
+    ).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
     expect(tsc).toEqual({ stdout: '', stderr: '' });
     const { stdout } = await run(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', join(CLIENT, 'client.ts')],
-      { cwd: ROOT, env: { ...process.env, BASE_URL: t.baseUrl, TOKEN: t.token, TS_NODE_PROJECT: join(CLIENT, 'tsconfig.json') } },
+      {
+        cwd: ROOT,
+        env: { ...process.env, BASE_URL: t.baseUrl, TOKEN: t.token, TS_NODE_PROJECT: join(CLIENT, 'tsconfig.json') },
+      },
     );
     expect(stdout).toContain('typed client: create, list, get, update, delete OK');
   });

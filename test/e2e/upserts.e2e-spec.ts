@@ -11,16 +11,30 @@ describe('upsert', () => {
 
   const email = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@upsert.test`;
   const people = async (address: string) =>
-    (await t.db.query<{ id: string; jobTitle: string; deletedAt: string | null }>(`SELECT id, "jobTitle", "deletedAt" FROM person WHERE "emailsPrimaryEmail" = $1`, [address]));
+    await t.db.query<{ id: string; jobTitle: string; deletedAt: string | null }>(
+      `SELECT id, "jobTitle", "deletedAt" FROM person WHERE "emailsPrimaryEmail" = $1`,
+      [address],
+    );
   const events = async (recordId: string) =>
-    (await t.db.query<{ name: string }>(`SELECT name FROM "auditLog" WHERE "recordId" = $1 ORDER BY "createdAt", name`, [recordId])).map((r) => r.name);
+    (
+      await t.db.query<{ name: string }>(
+        `SELECT name FROM "auditLog" WHERE "recordId" = $1 ORDER BY "createdAt", name`,
+        [recordId],
+      )
+    ).map((r) => r.name);
 
   it('one: no match creates (201), a match by unique field is patched, nothing changed means no event', async () => {
     const address = email('one');
-    const first = await t.http.post('/people?upsert=true&depth=0', { emails: { primaryEmail: address }, jobTitle: 'First' });
+    const first = await t.http.post('/people?upsert=true&depth=0', {
+      emails: { primaryEmail: address },
+      jobTitle: 'First',
+    });
     expect(first.status).toBe(201);
     const created = first.body.data.createPerson;
-    const second = await t.http.post('/people?upsert=true&depth=0', { emails: { primaryEmail: address }, city: 'Lyon' });
+    const second = await t.http.post('/people?upsert=true&depth=0', {
+      emails: { primaryEmail: address },
+      city: 'Lyon',
+    });
     expect(second.status).toBe(201);
     expect(second.body.data.createPerson).toMatchObject({ id: created.id, jobTitle: 'First', city: 'Lyon' });
     const third = await t.http.post('/people?upsert=true&depth=0', { emails: { primaryEmail: address }, city: 'Lyon' });
@@ -39,7 +53,12 @@ describe('upsert', () => {
   });
 
   it('many: half new, half existing, answered in input order, all in one request', async () => {
-    const existing = (await t.http.post('/batch/people?depth=0', [0, 1, 2].map((i) => ({ emails: { primaryEmail: email(`old${i}`) }, jobTitle: 'Old' })))).body.data.createPeople;
+    const existing = (
+      await t.http.post(
+        '/batch/people?depth=0',
+        [0, 1, 2].map((i) => ({ emails: { primaryEmail: email(`old${i}`) }, jobTitle: 'Old' })),
+      )
+    ).body.data.createPeople;
     const items = [
       { emails: existing[1].emails, jobTitle: 'Updated 1' },
       { emails: { primaryEmail: email('new0') }, jobTitle: 'New 0' },
@@ -63,12 +82,21 @@ describe('upsert', () => {
     const b = (await t.http.post('/people?depth=0', { emails: { primaryEmail: email('b') } })).body.data.createPerson;
     const two = await t.http.post('/people?upsert=true', { id: a.id, emails: b.emails, jobTitle: 'Never' });
     expect(two.status).toBe(400);
-    expect(two.body.messages[0]).toMatch(/^UPSERT_MULTIPLE_MATCHING_RECORDS_CONFLICT: \[0\] id \/ emails\.primaryEmail match different records$/);
+    expect(two.body.messages[0]).toMatch(
+      /^UPSERT_MULTIPLE_MATCHING_RECORDS_CONFLICT: \[0\] id \/ emails\.primaryEmail match different records$/,
+    );
     const fresh = email('dup');
-    const same = await t.http.post('/batch/people?upsert=true', [{ jobTitle: 'x' }, { emails: { primaryEmail: fresh } }, { emails: { primaryEmail: fresh }, jobTitle: 'Never' }]);
+    const same = await t.http.post('/batch/people?upsert=true', [
+      { jobTitle: 'x' },
+      { emails: { primaryEmail: fresh } },
+      { emails: { primaryEmail: fresh }, jobTitle: 'Never' },
+    ]);
     expect(same.status).toBe(400);
     expect(same.body.messages).toEqual([`[1] and [2] resolve to the same record (emails.primaryEmail:${fresh})`]);
-    const sameRecord = await t.http.post('/batch/people?upsert=true', [{ id: a.id }, { emails: a.emails, jobTitle: 'Never' }]);
+    const sameRecord = await t.http.post('/batch/people?upsert=true', [
+      { id: a.id },
+      { emails: a.emails, jobTitle: 'Never' },
+    ]);
     expect(sameRecord.body.messages).toEqual([`[0] and [1] resolve to the same record (id ${a.id})`]);
     expect(await people(fresh)).toHaveLength(0);
     expect((await people(a.emails.primaryEmail))[0].jobTitle).toBe('');
@@ -85,7 +113,9 @@ describe('upsert', () => {
   it('20 concurrent upserts of one new email: all 201, exactly one record', async () => {
     const address = email('race');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => t.http.post('/people?upsert=true&depth=0', { emails: { primaryEmail: address }, city: `c${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        t.http.post('/people?upsert=true&depth=0', { emails: { primaryEmail: address }, city: `c${i}` }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
     expect(new Set(answers.map((a) => a.body.data.createPerson.id)).size).toBe(1);
@@ -102,7 +132,11 @@ describe('upsert', () => {
     expect(second.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body).toEqual(first.body);
-    const other = await t.http.post('/people?upsert=true&depth=0', { ...body, jobTitle: 'Twice' }, { headers: { 'idempotency-key': key } });
+    const other = await t.http.post(
+      '/people?upsert=true&depth=0',
+      { ...body, jobTitle: 'Twice' },
+      { headers: { 'idempotency-key': key } },
+    );
     expect(other.status).toBe(422);
   });
 

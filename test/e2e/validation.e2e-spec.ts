@@ -25,7 +25,9 @@ describe('bad bodies on every write route of every collection', () => {
 
   describe.each(ALL_COLLECTIONS.map((meta) => [meta.plural, meta] as const))('%s', (plural, meta) => {
     /** Each bad property, merged into a valid body, with the message the API must give. */
-    async function badBodies(): Promise<{ name: string; body: Record<string, unknown>; bad: Record<string, unknown>; message: RegExp }[]> {
+    async function badBodies(): Promise<
+      { name: string; body: Record<string, unknown>; bad: Record<string, unknown>; message: RegExp }[]
+    > {
       const valid = await validPayload(t.http, meta);
       const typed = typedField(meta);
       const bads: { name: string; bad: Record<string, unknown>; message: RegExp }[] = [
@@ -33,7 +35,11 @@ describe('bad bodies on every write route of every collection', () => {
       ];
       if (typed) {
         // a collection without fields (messageThreads) has nothing to mistype
-        bads.unshift({ name: `wrong type for ${typed.name}`, bad: { [typed.name]: wrongTypeValue(typed) ?? 'not-a-uuid' }, message: new RegExp(`${typed.name}`) });
+        bads.unshift({
+          name: `wrong type for ${typed.name}`,
+          bad: { [typed.name]: wrongTypeValue(typed) ?? 'not-a-uuid' },
+          message: new RegExp(`${typed.name}`),
+        });
       }
       const select = selectField(meta);
       if (select) {
@@ -120,7 +126,10 @@ describe('bad bodies on every write route of every collection', () => {
   });
 
   it('create many: more than the maximum is refused before anything else', async () => {
-    const res = await t.http.post('/batch/companies', Array.from({ length: 201 }, () => ({ name: 'x' })));
+    const res = await t.http.post(
+      '/batch/companies',
+      Array.from({ length: 201 }, () => ({ name: 'x' })),
+    );
     expect(res.status).toBe(400);
     expect(res.body.messages).toEqual(['Maximum number of records to upsert is 200.']);
   });

@@ -64,7 +64,8 @@ describe('webhooks: transactional outbox and delivery', () => {
     await receiver.stop();
   });
 
-  const hook = (operations: string[]) => t.http.post('/webhooks', { targetUrl: receiver.url, operations, secret: SECRET });
+  const hook = (operations: string[]) =>
+    t.http.post('/webhooks', { targetUrl: receiver.url, operations, secret: SECRET });
 
   it('POSTs each matching event once, signed, with the contract payload and a stable delivery id', async () => {
     const webhook = (await hook(['person.created', '*.updated'])).body.data.createWebhook;
@@ -91,7 +92,11 @@ describe('webhooks: transactional outbox and delivery', () => {
       eventDate: expect.any(String),
       record: expect.objectContaining({ id: person.id, city: 'Oslo' }),
     });
-    expect(updated.json).toMatchObject({ eventName: 'person.updated', updatedFields: ['city'], record: { city: 'Bergen' } });
+    expect(updated.json).toMatchObject({
+      eventName: 'person.updated',
+      updatedFields: ['city'],
+      record: { city: 'Bergen' },
+    });
     expect(created.body).not.toContain(SECRET);
   });
 
@@ -108,9 +113,15 @@ describe('webhooks: transactional outbox and delivery', () => {
     expect(companyDeliveries()).toHaveLength(3);
     expect(receiver.received).toHaveLength(3);
     expect(ids.size).toBe(1); // the same delivery, retried
-    const [row] = await t.db.query(`SELECT status, attempts FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`, [company.id]);
+    const [row] = await t.db.query(
+      `SELECT status, attempts FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`,
+      [company.id],
+    );
     await new Promise((r) => setTimeout(r, 100));
-    const [after] = await t.db.query(`SELECT status, attempts FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`, [company.id]);
+    const [after] = await t.db.query(
+      `SELECT status, attempts FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`,
+      [company.id],
+    );
     expect(after ?? row).toMatchObject({ status: 'delivered', attempts: 3 });
   });
 
@@ -120,19 +131,22 @@ describe('webhooks: transactional outbox and delivery', () => {
     const note = (await t.http.post('/notes?depth=0', { title: 'Gone' })).body.data.createNote;
     await receiver.until(1);
     await new Promise((r) => setTimeout(r, 200));
-    const [row] = await t.db.query(`SELECT status, attempts, "lastStatus", "lastError" FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`, [note.id]);
+    const [row] = await t.db.query(
+      `SELECT status, attempts, "lastStatus", "lastError" FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`,
+      [note.id],
+    );
     expect(row).toEqual({ status: 'failed', attempts: 1, lastStatus: 410, lastError: 'HTTP 410' });
   });
 
   it('a rolled-back write enqueues nothing', async () => {
     await hook(['*.*']);
-    const [{ n: before }] = await t.db.query('SELECT count(*)::int AS n FROM "webhookDelivery"');
+    const [{ n: before }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "webhookDelivery"');
     const taken = `w-${Date.now()}@example.com`;
     await t.http.post('/people', { emails: { primaryEmail: taken } });
     await receiver.until(1);
     const failed = await t.http.post('/batch/people', [{ city: 'x' }, { emails: { primaryEmail: taken } }]);
     expect(failed.status).toBe(400);
-    const [{ n: after }] = await t.db.query('SELECT count(*)::int AS n FROM "webhookDelivery"');
+    const [{ n: after }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "webhookDelivery"');
     expect(after - before).toBe(1);
   });
 
@@ -146,7 +160,7 @@ describe('webhooks: transactional outbox and delivery', () => {
       latencies.push(Math.max(0, receiver.received[i].at - acknowledged));
     }
     latencies.sort((a, b) => a - b);
-    // eslint-disable-next-line no-console
+
     console.log(`webhook delivery latency after the 201 (p50 / max): ${latencies[10]} ms / ${latencies[19]} ms`);
     expect(latencies[10]).toBeLessThan(1000);
   });
@@ -180,7 +194,10 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
 
   it('two instances on one database deliver each event exactly once', async () => {
     await t.http.post('/webhooks', { targetUrl: receiver.url, operations: ['company.created'], secret: SECRET });
-    await t.http.post('/batch/companies?depth=0', Array.from({ length: 40 }, (_, i) => ({ name: `Twin ${i}` })));
+    await t.http.post(
+      '/batch/companies?depth=0',
+      Array.from({ length: 40 }, (_, i) => ({ name: `Twin ${i}` })),
+    );
     const a = await createApp({ env: env({}) });
     const b = await createApp({ env: env({}) });
     await Promise.all([a.app.init(), b.app.init()]);
@@ -198,7 +215,9 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
   it('a server killed (SIGKILL) after commit but before delivery delivers after restart', async () => {
     receiver.received.length = 0;
     await t.db.query('DELETE FROM webhook');
-    const webhook = (await t.http.post('/webhooks', { targetUrl: receiver.url, operations: ['task.created'], secret: SECRET })).body.data.createWebhook;
+    const webhook = (
+      await t.http.post('/webhooks', { targetUrl: receiver.url, operations: ['task.created'], secret: SECRET })
+    ).body.data.createWebhook;
     const freePort = async () => {
       const probe = await new Receiver().start();
       const port = Number(new URL(probe.url).port);
@@ -206,16 +225,23 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
       return port;
     };
     const server = (extra: Record<string, string>): ChildProcess =>
-      spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'main.ts')], {
-        env: { ...process.env, ...env(extra) },
-        stdio: 'ignore',
-      });
+      spawn(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'main.ts')],
+        {
+          env: { ...process.env, ...env(extra) },
+          stdio: 'ignore',
+        },
+      );
     // the first server commits the writes but never gets to deliver them: it dies with SIGKILL
     const port = await freePort();
     const first = server({ PORT: String(port), WEBHOOK_DISPATCH: 'false' });
     const base = `http://127.0.0.1:${port}/rest`;
-    for (let started = Date.now(); ; ) {
-      const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    for (let started = Date.now(); ;) {
+      const ok = await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok || Date.now() - started > 60_000) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -237,9 +263,14 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
       expect(new Set(ids).size).toBe(10);
       expect(ids).toHaveLength(10);
       for (const r of receiver.received) {
-        expect(r.headers['x-twenty-webhook-signature']).toBe(signWebhook(SECRET, String(r.headers['x-twenty-webhook-timestamp']), r.body));
+        expect(r.headers['x-twenty-webhook-signature']).toBe(
+          signWebhook(SECRET, String(r.headers['x-twenty-webhook-timestamp']), r.body),
+        );
       }
-      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM "webhookDelivery" WHERE status <> 'delivered' AND "webhookId" = $1`, [webhook.id]);
+      const [{ n }] = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "webhookDelivery" WHERE status <> 'delivered' AND "webhookId" = $1`,
+        [webhook.id],
+      );
       expect(n).toBe(0);
     } finally {
       second.kill('SIGKILL');

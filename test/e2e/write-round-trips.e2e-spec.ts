@@ -17,8 +17,11 @@ describe('single-record writes: statements and round trips per request', () => {
   afterAll(async () => t?.close());
 
   const auditRows = async (id: string) =>
-    (await t.db.query(`SELECT name FROM "auditLog" WHERE "recordId" = $1 ORDER BY "createdAt", name`, [id])).map((r) => r.name);
-  const timelineRows = async (id: string) => (await t.db.query(`SELECT count(*)::int AS n FROM "timelineActivity" WHERE "personId" = $1`, [id]))[0].n;
+    (await t.db.query(`SELECT name FROM "auditLog" WHERE "recordId" = $1 ORDER BY "createdAt", name`, [id])).map(
+      (r) => r.name,
+    );
+  const timelineRows = async (id: string) =>
+    (await t.db.query(`SELECT count(*)::int AS n FROM "timelineActivity" WHERE "personId" = $1`, [id]))[0].n;
 
   it('a single write is sent as a named prepared statement once its text is hot (third time), the same name after; bulk writes never', async () => {
     const post = (i: number) => stmts.during(() => t.http.post('/companies?depth=0', { name: `Prepared ${i}` }));
@@ -26,14 +29,18 @@ describe('single-record writes: statements and round trips per request', () => {
     for (let i = 0; i < 5; i++) creates.push(await post(i));
     for (const run of creates) expect(run.result.status).toBe(201);
     const names = creates.map((run) => run.names[0]);
-    expect(creates.every((run) => run.statements.length === 1 && run.statements[0] === creates[0].statements[0])).toBe(true);
+    expect(creates.every((run) => run.statements.length === 1 && run.statements[0] === creates[0].statements[0])).toBe(
+      true,
+    );
     expect(names.slice(0, 2)).toEqual([undefined, undefined]);
     expect(names[2]).toMatch(/^w_[0-9a-f]{16}$/);
     expect(names.slice(3)).toEqual([names[2], names[2]]);
     // the prepared statement answers as the unnamed one did: the record, its events
     const last = creates[4].result.body.data.createCompany;
     expect(last.name).toBe('Prepared 4');
-    expect((await t.db.query(`SELECT count(*)::int AS n FROM "auditLog" WHERE "recordId" = $1`, [last.id]))[0].n).toBe(1);
+    expect((await t.db.query(`SELECT count(*)::int AS n FROM "auditLog" WHERE "recordId" = $1`, [last.id]))[0].n).toBe(
+      1,
+    );
 
     const filter = encodeURIComponent('name[like]:"Prepared %"');
     for (let i = 0; i < 4; i++) {
@@ -77,18 +84,36 @@ describe('single-record writes: statements and round trips per request', () => {
     const destroyed = await stmts.during(() => t.http.delete(`/people/${id}`));
     expect(destroyed.result.status).toBe(200);
     expect(destroyed.statements).toHaveLength(1);
-    expect(await auditRows(id)).toEqual(['person.created', 'person.updated', 'person.deleted', 'person.restored', 'person.destroyed']);
-    for (const run of [created, updated, unchanged, deleted, restored, again, destroyed]) expect(run.statements).not.toContain('BEGIN');
+    expect(await auditRows(id)).toEqual([
+      'person.created',
+      'person.updated',
+      'person.deleted',
+      'person.restored',
+      'person.destroyed',
+    ]);
+    for (const run of [created, updated, unchanged, deleted, restored, again, destroyed])
+      expect(run.statements).not.toContain('BEGIN');
   });
 
   it('the event rows of a single write hold the same record as the answer', async () => {
-    const created = await t.http.post('/people?depth=0', { city: 'Tromsø', name: { firstName: 'Åse', lastName: 'Berg' } });
+    const created = await t.http.post('/people?depth=0', {
+      city: 'Tromsø',
+      name: { firstName: 'Åse', lastName: 'Berg' },
+    });
     const record = created.body.data.createPerson;
     const [audit] = await t.db.query(`SELECT properties FROM "auditLog" WHERE "recordId" = $1`, [record.id]);
     expect(audit.properties).toEqual({ after: record });
-    const updated = (await t.http.patch(`/people/${record.id}?depth=0`, { name: { firstName: 'Ada' } })).body.data.updatePerson;
-    const [change] = await t.db.query(`SELECT properties FROM "auditLog" WHERE "recordId" = $1 AND name = 'person.updated'`, [record.id]);
-    expect(change.properties).toEqual({ before: record, after: updated, diff: { name: { before: record.name, after: updated.name } } });
+    const updated = (await t.http.patch(`/people/${record.id}?depth=0`, { name: { firstName: 'Ada' } })).body.data
+      .updatePerson;
+    const [change] = await t.db.query(
+      `SELECT properties FROM "auditLog" WHERE "recordId" = $1 AND name = 'person.updated'`,
+      [record.id],
+    );
+    expect(change.properties).toEqual({
+      before: record,
+      after: updated,
+      diff: { name: { before: record.name, after: updated.name } },
+    });
   });
 
   it('a missing record: 404 from the one statement, nothing written', async () => {
@@ -110,14 +135,20 @@ describe('single-record writes: statements and round trips per request', () => {
     const created = await t.http.post('/people?depth=0', { city: 'Oslo' });
     const id = created.body.data.createPerson.id;
     const etag = created.headers.get('etag');
-    const guarded = await stmts.during(() => t.http.patch(`/people/${id}?depth=0`, { city: 'Kiel' }, { headers: { 'If-Match': etag! } }));
+    const guarded = await stmts.during(() =>
+      t.http.patch(`/people/${id}?depth=0`, { city: 'Kiel' }, { headers: { 'If-Match': etag! } }),
+    );
     expect(guarded.result.status).toBe(200);
     expect(guarded.statements[0]).toBe('BEGIN');
     expect(guarded.statements[guarded.statements.length - 1]).toBe('COMMIT');
-    const stale = await stmts.during(() => t.http.patch(`/people/${id}?depth=0`, { city: 'Riga' }, { headers: { 'If-Match': etag! } }));
+    const stale = await stmts.during(() =>
+      t.http.patch(`/people/${id}?depth=0`, { city: 'Riga' }, { headers: { 'If-Match': etag! } }),
+    );
     expect(stale.result.status).toBe(412);
     expect(stale.statements[stale.statements.length - 1]).toBe('ROLLBACK');
-    const keyed = await stmts.during(() => t.http.post('/people?depth=0', { city: 'Pisa' }, { headers: { 'Idempotency-Key': `k-${Date.now()}` } }));
+    const keyed = await stmts.during(() =>
+      t.http.post('/people?depth=0', { city: 'Pisa' }, { headers: { 'Idempotency-Key': `k-${Date.now()}` } }),
+    );
     expect(keyed.result.status).toBe(201);
     expect(keyed.statements[0]).toBe('BEGIN');
   });

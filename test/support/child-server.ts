@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer, AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TEST_ENCRYPTION_KEY } from './test-app';
+import type { Json } from './http';
 
 /** The repository root (where src/ and node_modules/ are). */
 export const ROOT = join(__dirname, '..', '..');
@@ -22,14 +23,21 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** The environment of a server child on PostgreSQL, as the reliability suites run it. */
-export function serverEnv(databaseUrl: string, port: number, extra: Record<string, string> = {}): Record<string, string> {
+export function serverEnv(
+  databaseUrl: string,
+  port: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
@@ -113,9 +121,13 @@ export class ChildServer {
     const started = Date.now();
     for (;;) {
       if (!this.alive) throw new Error(`the server exited before it was healthy:\n${this.output}`);
-      const status = await probe(`${this.baseUrl}/health`).then((r) => r.status, () => 0);
+      const status = await probe(`${this.baseUrl}/health`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) return;
-      if (Date.now() - started > timeoutMs) throw new Error(`the server was not healthy after ${timeoutMs} ms:\n${this.output}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`the server was not healthy after ${timeoutMs} ms:\n${this.output}`);
       await sleep(100);
     }
   }
@@ -135,7 +147,9 @@ export async function killAllChildren(): Promise<void> {
   }
   await Promise.all(
     children.map((child) =>
-      child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve)),
+      child.exitCode !== null || child.signalCode !== null
+        ? undefined
+        : new Promise((resolve) => child.once('exit', resolve)),
     ),
   );
 }
@@ -144,7 +158,7 @@ export interface ProbeResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  body: any;
+  body: Json;
 }
 
 /**
@@ -162,7 +176,11 @@ export function probe(
       {
         method: options.method ?? 'GET',
         agent: false,
-        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...options.headers, connection: 'close' },
+        headers: {
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+          ...options.headers,
+          connection: 'close',
+        },
       },
       (res) => {
         let text = '';
@@ -180,7 +198,9 @@ export function probe(
         res.on('error', reject);
       },
     );
-    req.setTimeout(options.timeoutMs ?? 30_000, () => req.destroy(new Error(`timeout after ${options.timeoutMs ?? 30_000} ms`)));
+    req.setTimeout(options.timeoutMs ?? 30_000, () =>
+      req.destroy(new Error(`timeout after ${options.timeoutMs ?? 30_000} ms`)),
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -191,11 +211,29 @@ export function probe(
  * also applies the migrations; returns the token.
  */
 export async function createApiKeyWithCli(databaseUrl: string, name = 'reliability'): Promise<string> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'cli', 'create-api-key.ts'), '--name', name, '--days', '1'], {
-    cwd: ROOT,
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', DATABASE_URL: databaseUrl, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      'ts-node/register/transpile-only',
+      join(ROOT, 'src', 'cli', 'create-api-key.ts'),
+      '--name',
+      name,
+      '--days',
+      '1',
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TS_NODE_TRANSPILE_ONLY: 'true',
+        DATABASE_URL: databaseUrl,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
   child.once('exit', () => running.delete(child));
   const output = new Tail();

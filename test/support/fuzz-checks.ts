@@ -1,7 +1,8 @@
 import { HttpResponse } from './http';
 
 /** SQL text, stack frames, file paths or driver names in a body (not the field type SELECT named in messages: "on field 'stage' (SELECT)"). */
-export const LEAK = /\bSELECT\s+["*\w(]|\bINSERT INTO\b|\bUPDATE "|\bWHERE "|\bat [\w.<>]+ \(|node_modules|\/work\/|\/src\/|QueryFailedError|stack/;
+export const LEAK =
+  /\bSELECT\s+["*\w(]|\bINSERT INTO\b|\bUPDATE "|\bWHERE "|\bat [\w.<>]+ \(|node_modules|\/work\/|\/src\/|QueryFailedError|stack/;
 
 /** What is wrong with an answer whatever the request: a 5xx, an error without the envelope, a leak. `label` names the request. */
 export function answerViolations(label: string, res: HttpResponse): string[] {

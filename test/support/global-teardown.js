@@ -16,7 +16,9 @@ module.exports = async () => {
   const validated = readAll(join(OUTPUT, 'openapi-validation'));
   if (validated.length > 0) {
     const total = validated.reduce((sum, v) => sum + v.validated, 0);
-    process.stdout.write(`\nOpenAPI: ${total} e2e responses validated against the served document (${validated.length} test files); a mismatch fails its test.\n`);
+    process.stdout.write(
+      `\nOpenAPI: ${total} e2e responses validated against the served document (${validated.length} test files); a mismatch fails its test.\n`,
+    );
   }
   const skipped = readAll(join(OUTPUT, 'skipped-suites'));
   if (skipped.length > 0) {

@@ -1,5 +1,11 @@
+/**
+ * A JSON value as the tests read it: what an answer holds is checked by assertions, not by types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type Json = any;
+
 /** A response as the tests look at it. */
-export interface HttpResponse<T = any> {
+export interface HttpResponse<T = Json> {
   status: number;
   headers: Headers;
   body: T;
@@ -24,7 +30,7 @@ export class Http {
     private readonly onResponse?: (method: string, path: string, response: HttpResponse) => void,
   ) {}
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+  async request<T = Json>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (!options.anonymous && !('authorization' in headers)) headers.authorization = `Bearer ${this.token}`;
     let body: string | Buffer | undefined = options.raw;
@@ -45,16 +51,16 @@ export class Http {
     return response;
   }
 
-  get<T = any>(path: string, options?: RequestOptions) {
+  get<T = Json>(path: string, options?: RequestOptions) {
     return this.request<T>('GET', path, options);
   }
-  post<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+  post<T = Json>(path: string, body?: unknown, options?: RequestOptions) {
     return this.request<T>('POST', path, { ...options, body });
   }
-  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+  patch<T = Json>(path: string, body?: unknown, options?: RequestOptions) {
     return this.request<T>('PATCH', path, { ...options, body });
   }
-  delete<T = any>(path: string, options?: RequestOptions) {
+  delete<T = Json>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);
   }
 }

@@ -2,7 +2,7 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpResponse } from './http';
+import { HttpResponse, Json } from './http';
 
 export const VALIDATION_REPORT_DIR = join(__dirname, '..', '..', 'test-output', 'openapi-validation');
 
@@ -18,7 +18,7 @@ export class ResponseValidator {
   private readonly compiled = new Map<string, ValidateFunction>();
   validated = 0;
 
-  constructor(private readonly doc: Record<string, any>) {
+  constructor(private readonly doc: Record<string, Json>) {
     addFormats(this.ajv);
     this.ajv.addSchema(doc, 'openapi');
     this.templates = Object.keys(doc.paths)
@@ -38,7 +38,9 @@ export class ResponseValidator {
     const operation = this.doc.paths[template.path][verb];
     const declared = operation.responses[String(response.status)];
     if (!declared) {
-      throw new Error(`OpenAPI: ${method} ${template.path} answered ${response.status}, which the document does not declare`);
+      throw new Error(
+        `OpenAPI: ${method} ${template.path} answered ${response.status}, which the document does not declare`,
+      );
     }
     const key = `${template.path} ${verb} ${response.status}`;
     let validate = this.compiled.get(key);
@@ -57,6 +59,9 @@ export class ResponseValidator {
   /** Leaves the count of this test file for the global summary. */
   report(name: string): void {
     mkdirSync(VALIDATION_REPORT_DIR, { recursive: true });
-    writeFileSync(join(VALIDATION_REPORT_DIR, `${name}-${process.pid}-${Date.now()}.json`), JSON.stringify({ validated: this.validated }));
+    writeFileSync(
+      join(VALIDATION_REPORT_DIR, `${name}-${process.pid}-${Date.now()}.json`),
+      JSON.stringify({ validated: this.validated }),
+    );
   }
 }

@@ -46,7 +46,9 @@ export function recordStatements(db: Db) {
   };
   return {
     /** What `work` sent: the statements' texts and, beside each, its prepared-statement name (if any). */
-    async during<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; names: (string | undefined)[] }> {
+    async during<T>(
+      work: () => Promise<T>,
+    ): Promise<{ result: T; statements: string[]; names: (string | undefined)[] }> {
       seen = [];
       names = [];
       try {

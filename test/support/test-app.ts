@@ -28,7 +28,10 @@ export interface TestApp {
  * Boots the real application (createApp) on a fresh database and a random port, with an API key.
  * Each test file gets its own database: PostgreSQL when TEST_DATABASE_URL is set, else PGlite.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: Pick<CreateAppOptions, 'logStream' | 'collections'> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: Pick<CreateAppOptions, 'logStream' | 'collections'> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const { app, config } = await createApp({
     ...options,

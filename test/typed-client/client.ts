@@ -25,8 +25,13 @@ async function main(): Promise<void> {
   const id: string = company.id;
   check(company.domainName?.primaryLinkUrl === 'https://typed.example', 'create kept domainName');
 
-  const listed = await client.GET('/companies', { params: { query: { filter: 'name[eq]:"Typed Co"', depth: 0, limit: 5 } } });
-  check(listed.data?.data.companies.some((c) => c.id === id), 'list with a filter finds the company');
+  const listed = await client.GET('/companies', {
+    params: { query: { filter: 'name[eq]:"Typed Co"', depth: 0, limit: 5 } },
+  });
+  check(
+    listed.data?.data.companies.some((c) => c.id === id),
+    'list with a filter finds the company',
+  );
   check(listed.data?.totalCount === 1, 'totalCount is 1');
 
   const read = await client.GET('/companies/{id}', { params: { path: { id }, query: { depth: 1 } } });

@@ -10,13 +10,27 @@ import { Repositories } from '../../core/repository/repositories';
 const FIRST_KEY_LOCK = 727_117_002;
 
 /** Creates an API key through the shared write path (events included) and returns its token (shown once). */
-async function createKey(writes: RecordWrites, catalog: CollectionCatalog, name: string, expiresAt: Date): Promise<{ id: string; token: string }> {
-  const { records } = await writes.create(catalog.require('apiKeys'), [{ name, expiresAt: expiresAt.toISOString() }], { depth: 0 }, SYSTEM_ACTOR);
+async function createKey(
+  writes: RecordWrites,
+  catalog: CollectionCatalog,
+  name: string,
+  expiresAt: Date,
+): Promise<{ id: string; token: string }> {
+  const { records } = await writes.create(
+    catalog.require('apiKeys'),
+    [{ name, expiresAt: expiresAt.toISOString() }],
+    { depth: 0 },
+    SYSTEM_ACTOR,
+  );
   return { id: records[0].id as string, token: records[0].token as string };
 }
 
 /** Creates an API key in a running application (command-line tools, tests, benchmarks). */
-export function createApiKey(app: INestApplicationContext, name: string, expiresAt: Date): Promise<{ id: string; token: string }> {
+export function createApiKey(
+  app: INestApplicationContext,
+  name: string,
+  expiresAt: Date,
+): Promise<{ id: string; token: string }> {
   return createKey(app.get(RecordWrites), app.get(CollectionCatalog), name, expiresAt);
 }
 

@@ -25,10 +25,22 @@ export class Attachment {
   @JoinColumnField({ name: 'person', target: 'people', inverse: 'attachments', onDelete: 'CASCADE', nullable: true })
   personId?: string | null;
 
-  @JoinColumnField({ name: 'company', target: 'companies', inverse: 'attachments', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'company',
+    target: 'companies',
+    inverse: 'attachments',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   companyId?: string | null;
 
-  @JoinColumnField({ name: 'opportunity', target: 'opportunities', inverse: 'attachments', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'opportunity',
+    target: 'opportunities',
+    inverse: 'attachments',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   opportunityId?: string | null;
 }
 

@@ -7,7 +7,11 @@ export class AuditLog {
   @TextField({ description: 'Event name/type, e.g. "company.created"' })
   name?: string;
 
-  @RawJsonField({ description: 'Event details: {after} / {before, after, diff} / {before}', nullable: true, shape: 'object' })
+  @RawJsonField({
+    description: 'Event details: {after} / {before, after, diff} / {before}',
+    nullable: true,
+    shape: 'object',
+  })
   properties?: unknown | null;
 
   @RawJsonField({ description: 'Context object, e.g. {apiKeyId}', nullable: true, shape: 'object' })
@@ -22,7 +26,13 @@ export class AuditLog {
   @UuidField({ nullable: true })
   recordId?: string | null;
 
-  @JoinColumnField({ name: 'workspaceMember', target: 'workspaceMembers', inverse: 'auditLogs', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'workspaceMember',
+    target: 'workspaceMembers',
+    inverse: 'auditLogs',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   workspaceMemberId?: string | null;
 }
 

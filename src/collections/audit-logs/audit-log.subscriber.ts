@@ -6,7 +6,6 @@ import { SqlParams } from '../../core/query/apply-query';
 import { RecordRepository } from '../../core/repository/record-repository';
 import { Repositories } from '../../core/repository/repositories';
 
-
 /** The audit log: one `auditLogs` row per record event, written in the transaction of the change. */
 @Injectable()
 export class AuditLogSubscriber implements RecordEventSubscriber, OnModuleInit {
@@ -31,6 +30,14 @@ export class AuditLogSubscriber implements RecordEventSubscriber, OnModuleInit {
     const select =
       `SELECT e."name", e."objectName", e."recordId", ${eventPropertiesSql('e')}, ${context}::jsonb, ${member}::uuid ` +
       `FROM ${EVENT_RELATION} e`;
-    return [{ name: 'audit', sql: this.auditLogs.insertFrom(['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'], select) }];
+    return [
+      {
+        name: 'audit',
+        sql: this.auditLogs.insertFrom(
+          ['name', 'objectName', 'recordId', 'properties', 'context', 'workspaceMemberId'],
+          select,
+        ),
+      },
+    ];
   }
 }

@@ -10,15 +10,27 @@ export class CalendarChannelEventAssociation {
   @TextField({ description: 'Provider recurring-event id' })
   recurringEventExternalId?: string;
 
-  @JoinColumnField({ name: 'calendarChannel', target: 'calendarChannels', inverse: 'calendarChannelEventAssociations', onDelete: 'CASCADE' })
+  @JoinColumnField({
+    name: 'calendarChannel',
+    target: 'calendarChannels',
+    inverse: 'calendarChannelEventAssociations',
+    onDelete: 'CASCADE',
+  })
   calendarChannelId!: string;
 
-  @JoinColumnField({ name: 'calendarEvent', target: 'calendarEvents', inverse: 'calendarChannelEventAssociations', onDelete: 'CASCADE' })
+  @JoinColumnField({
+    name: 'calendarEvent',
+    target: 'calendarEvents',
+    inverse: 'calendarChannelEventAssociations',
+    onDelete: 'CASCADE',
+  })
   calendarEventId!: string;
 }
 
 /** CalendarChannelEventAssociation update body: every field optional (PATCH). */
-export class CalendarChannelEventAssociationForUpdate extends PartialType(CalendarChannelEventAssociation, { skipNullProperties: false }) {}
+export class CalendarChannelEventAssociationForUpdate extends PartialType(CalendarChannelEventAssociation, {
+  skipNullProperties: false,
+}) {}
 
 /** CalendarChannelEventAssociation as returned: common fields, readable fields and relations. */
 export class CalendarChannelEventAssociationForResponse extends RecordResponse(CalendarChannelEventAssociation) {}

@@ -1,6 +1,10 @@
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
-import { CalendarChannelEventAssociation, CalendarChannelEventAssociationForResponse, CalendarChannelEventAssociationForUpdate } from './calendar-channel-event-association.dto';
+import {
+  CalendarChannelEventAssociation,
+  CalendarChannelEventAssociationForResponse,
+  CalendarChannelEventAssociationForUpdate,
+} from './calendar-channel-event-association.dto';
 
 @RecordEntity({ table: 'calendarChannelEventAssociation', fields: CalendarChannelEventAssociation })
 export class CalendarChannelEventAssociationEntity {}

@@ -2,10 +2,28 @@ import { PartialType } from '@nestjs/swagger';
 import { BooleanField, DateTimeField, JoinColumnField, NumberField, SelectField, TextField } from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
-export const CALENDAR_CHANNEL_SYNC_STATUS_OPTIONS = ['ONGOING', 'NOT_SYNCED', 'ACTIVE', 'FAILED_INSUFFICIENT_PERMISSIONS', 'FAILED_UNKNOWN'] as const;
-export const CALENDAR_CHANNEL_SYNC_STAGE_OPTIONS = ['FULL_CALENDAR_EVENT_LIST_FETCH_PENDING', 'PARTIAL_CALENDAR_EVENT_LIST_FETCH_PENDING', 'CALENDAR_EVENT_LIST_FETCH_ONGOING', 'CALENDAR_EVENTS_IMPORT_PENDING', 'CALENDAR_EVENTS_IMPORT_ONGOING', 'FAILED'] as const;
+export const CALENDAR_CHANNEL_SYNC_STATUS_OPTIONS = [
+  'ONGOING',
+  'NOT_SYNCED',
+  'ACTIVE',
+  'FAILED_INSUFFICIENT_PERMISSIONS',
+  'FAILED_UNKNOWN',
+] as const;
+export const CALENDAR_CHANNEL_SYNC_STAGE_OPTIONS = [
+  'FULL_CALENDAR_EVENT_LIST_FETCH_PENDING',
+  'PARTIAL_CALENDAR_EVENT_LIST_FETCH_PENDING',
+  'CALENDAR_EVENT_LIST_FETCH_ONGOING',
+  'CALENDAR_EVENTS_IMPORT_PENDING',
+  'CALENDAR_EVENTS_IMPORT_ONGOING',
+  'FAILED',
+] as const;
 export const CALENDAR_CHANNEL_VISIBILITY_OPTIONS = ['METADATA', 'SHARE_EVERYTHING'] as const;
-export const CALENDAR_CHANNEL_CONTACT_AUTO_CREATION_POLICY_OPTIONS = ['AS_PARTICIPANT_AND_ORGANIZER', 'AS_PARTICIPANT', 'AS_ORGANIZER', 'NONE'] as const;
+export const CALENDAR_CHANNEL_CONTACT_AUTO_CREATION_POLICY_OPTIONS = [
+  'AS_PARTICIPANT_AND_ORGANIZER',
+  'AS_PARTICIPANT',
+  'AS_ORGANIZER',
+  'NONE',
+] as const;
 
 /** CalendarChannel: the create body (every writable field, declared once). */
 export class CalendarChannel {
@@ -42,7 +60,12 @@ export class CalendarChannel {
   @NumberField({ default: 0 })
   throttleFailureCount?: number;
 
-  @JoinColumnField({ name: 'connectedAccount', target: 'connectedAccounts', inverse: 'calendarChannels', onDelete: 'CASCADE' })
+  @JoinColumnField({
+    name: 'connectedAccount',
+    target: 'connectedAccounts',
+    inverse: 'calendarChannels',
+    onDelete: 'CASCADE',
+  })
   connectedAccountId!: string;
 }
 

@@ -1,6 +1,10 @@
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
-import { CalendarEventParticipant, CalendarEventParticipantForResponse, CalendarEventParticipantForUpdate } from './calendar-event-participant.dto';
+import {
+  CalendarEventParticipant,
+  CalendarEventParticipantForResponse,
+  CalendarEventParticipantForUpdate,
+} from './calendar-event-participant.dto';
 
 @RecordEntity({ table: 'calendarEventParticipant', fields: CalendarEventParticipant })
 export class CalendarEventParticipantEntity {}

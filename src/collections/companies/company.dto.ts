@@ -1,5 +1,19 @@
 import { PartialType } from '@nestjs/swagger';
-import { ActorField, AddressField, BooleanField, CurrencyField, JoinColumnField, LinksField, NumberField, PositionField, TextField, type Actor, type Address, type Currency, type Links } from '../../core/fields';
+import {
+  ActorField,
+  AddressField,
+  BooleanField,
+  CurrencyField,
+  JoinColumnField,
+  LinksField,
+  NumberField,
+  PositionField,
+  TextField,
+  type Actor,
+  type Address,
+  type Currency,
+  type Links,
+} from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 /** Company: the create body (every writable field, declared once). */
@@ -31,10 +45,18 @@ export class Company {
   @PositionField()
   position?: number;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 
-  @JoinColumnField({ name: 'accountOwner', target: 'workspaceMembers', inverse: 'accountOwnerForCompanies', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'accountOwner',
+    target: 'workspaceMembers',
+    inverse: 'accountOwnerForCompanies',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   accountOwnerId?: string | null;
 
   @TextField({ deprecated: true, nullable: true })

@@ -2,7 +2,12 @@ import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
 import { Company, CompanyForResponse, CompanyForUpdate } from './company.dto';
 
-@RecordEntity({ table: 'company', fields: Company, indexes: [{ columns: ['name'] }, { columns: ['domainNamePrimaryLinkUrl'] }], searchVector: ['name', 'domainName.primaryLinkUrl'] })
+@RecordEntity({
+  table: 'company',
+  fields: Company,
+  indexes: [{ columns: ['name'] }, { columns: ['domainNamePrimaryLinkUrl'] }],
+  searchVector: ['name', 'domainName.primaryLinkUrl'],
+})
 export class CompanyEntity {}
 
 export const companies = defineCollection({

@@ -29,7 +29,12 @@ export class ConnectedAccount {
   @ArrayField({ description: 'Array of strings (text[])', nullable: true })
   scopes?: string[] | null;
 
-  @JoinColumnField({ name: 'accountOwner', target: 'workspaceMembers', inverse: 'connectedAccounts', onDelete: 'CASCADE' })
+  @JoinColumnField({
+    name: 'accountOwner',
+    target: 'workspaceMembers',
+    inverse: 'connectedAccounts',
+    onDelete: 'CASCADE',
+  })
   accountOwnerId!: string;
 }
 

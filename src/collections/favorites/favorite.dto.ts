@@ -7,7 +7,13 @@ export class Favorite {
   @NumberField({ description: 'Ordering in the left menu', default: 0, system: true })
   position?: number;
 
-  @JoinColumnField({ name: 'forWorkspaceMember', target: 'workspaceMembers', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'forWorkspaceMember',
+    target: 'workspaceMembers',
+    inverse: 'favorites',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   forWorkspaceMemberId?: string | null;
 
   @JoinColumnField({ name: 'person', target: 'people', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
@@ -16,19 +22,43 @@ export class Favorite {
   @JoinColumnField({ name: 'company', target: 'companies', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
   companyId?: string | null;
 
-  @JoinColumnField({ name: 'favoriteFolder', target: 'favoriteFolders', inverse: 'favorites', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'favoriteFolder',
+    target: 'favoriteFolders',
+    inverse: 'favorites',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   favoriteFolderId?: string | null;
 
-  @JoinColumnField({ name: 'opportunity', target: 'opportunities', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'opportunity',
+    target: 'opportunities',
+    inverse: 'favorites',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   opportunityId?: string | null;
 
   @JoinColumnField({ name: 'workflow', target: 'workflows', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
   workflowId?: string | null;
 
-  @JoinColumnField({ name: 'workflowVersion', target: 'workflowVersions', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workflowVersion',
+    target: 'workflowVersions',
+    inverse: 'favorites',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workflowVersionId?: string | null;
 
-  @JoinColumnField({ name: 'workflowRun', target: 'workflowRuns', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workflowRun',
+    target: 'workflowRuns',
+    inverse: 'favorites',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workflowRunId?: string | null;
 
   @JoinColumnField({ name: 'task', target: 'tasks', inverse: 'favorites', onDelete: 'CASCADE', nullable: true })

@@ -15,15 +15,29 @@ export class MessageChannelMessageAssociation {
   @SelectField(MESSAGE_CHANNEL_MESSAGE_ASSOCIATION_DIRECTION_OPTIONS, { default: 'INCOMING' })
   direction?: string;
 
-  @JoinColumnField({ name: 'messageChannel', target: 'messageChannels', inverse: 'messageChannelMessageAssociations', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'messageChannel',
+    target: 'messageChannels',
+    inverse: 'messageChannelMessageAssociations',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   messageChannelId?: string | null;
 
-  @JoinColumnField({ name: 'message', target: 'messages', inverse: 'messageChannelMessageAssociations', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'message',
+    target: 'messages',
+    inverse: 'messageChannelMessageAssociations',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   messageId?: string | null;
 }
 
 /** MessageChannelMessageAssociation update body: every field optional (PATCH). */
-export class MessageChannelMessageAssociationForUpdate extends PartialType(MessageChannelMessageAssociation, { skipNullProperties: false }) {}
+export class MessageChannelMessageAssociationForUpdate extends PartialType(MessageChannelMessageAssociation, {
+  skipNullProperties: false,
+}) {}
 
 /** MessageChannelMessageAssociation as returned: common fields, readable fields and relations. */
 export class MessageChannelMessageAssociationForResponse extends RecordResponse(MessageChannelMessageAssociation) {}

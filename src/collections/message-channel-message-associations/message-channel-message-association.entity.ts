@@ -1,6 +1,10 @@
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
-import { MessageChannelMessageAssociation, MessageChannelMessageAssociationForResponse, MessageChannelMessageAssociationForUpdate } from './message-channel-message-association.dto';
+import {
+  MessageChannelMessageAssociation,
+  MessageChannelMessageAssociationForResponse,
+  MessageChannelMessageAssociationForUpdate,
+} from './message-channel-message-association.dto';
 
 @RecordEntity({ table: 'messageChannelMessageAssociation', fields: MessageChannelMessageAssociation })
 export class MessageChannelMessageAssociationEntity {}

@@ -1,4 +1,6 @@
 import { createCrudController } from '../../core/rest/crud-controller.factory';
 import { messageChannelMessageAssociations } from './message-channel-message-association.entity';
 
-export class MessageChannelMessageAssociationsController extends createCrudController(messageChannelMessageAssociations) {}
+export class MessageChannelMessageAssociationsController extends createCrudController(
+  messageChannelMessageAssociations,
+) {}

@@ -5,8 +5,21 @@ import { RecordResponse } from '../../core/openapi/record-response';
 export const MESSAGE_CHANNEL_VISIBILITY_OPTIONS = ['METADATA', 'SUBJECT', 'SHARE_EVERYTHING'] as const;
 export const MESSAGE_CHANNEL_TYPE_OPTIONS = ['email', 'sms'] as const;
 export const MESSAGE_CHANNEL_CONTACT_AUTO_CREATION_POLICY_OPTIONS = ['SENT_AND_RECEIVED', 'SENT', 'NONE'] as const;
-export const MESSAGE_CHANNEL_SYNC_STATUS_OPTIONS = ['ONGOING', 'NOT_SYNCED', 'ACTIVE', 'FAILED_INSUFFICIENT_PERMISSIONS', 'FAILED_UNKNOWN'] as const;
-export const MESSAGE_CHANNEL_SYNC_STAGE_OPTIONS = ['FULL_MESSAGE_LIST_FETCH_PENDING', 'PARTIAL_MESSAGE_LIST_FETCH_PENDING', 'MESSAGE_LIST_FETCH_ONGOING', 'MESSAGES_IMPORT_PENDING', 'MESSAGES_IMPORT_ONGOING', 'FAILED'] as const;
+export const MESSAGE_CHANNEL_SYNC_STATUS_OPTIONS = [
+  'ONGOING',
+  'NOT_SYNCED',
+  'ACTIVE',
+  'FAILED_INSUFFICIENT_PERMISSIONS',
+  'FAILED_UNKNOWN',
+] as const;
+export const MESSAGE_CHANNEL_SYNC_STAGE_OPTIONS = [
+  'FULL_MESSAGE_LIST_FETCH_PENDING',
+  'PARTIAL_MESSAGE_LIST_FETCH_PENDING',
+  'MESSAGE_LIST_FETCH_ONGOING',
+  'MESSAGES_IMPORT_PENDING',
+  'MESSAGES_IMPORT_ONGOING',
+  'FAILED',
+] as const;
 
 /** MessageChannel: the create body (every writable field, declared once). */
 export class MessageChannel {
@@ -52,7 +65,12 @@ export class MessageChannel {
   @NumberField({ default: 0 })
   throttleFailureCount?: number;
 
-  @JoinColumnField({ name: 'connectedAccount', target: 'connectedAccounts', inverse: 'messageChannels', onDelete: 'CASCADE' })
+  @JoinColumnField({
+    name: 'connectedAccount',
+    target: 'connectedAccounts',
+    inverse: 'messageChannels',
+    onDelete: 'CASCADE',
+  })
   connectedAccountId!: string;
 }
 

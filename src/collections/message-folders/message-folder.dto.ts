@@ -10,7 +10,12 @@ export class MessageFolder {
   @TextField()
   syncCursor?: string;
 
-  @JoinColumnField({ name: 'messageChannel', target: 'messageChannels', inverse: 'messageFolders', onDelete: 'CASCADE' })
+  @JoinColumnField({
+    name: 'messageChannel',
+    target: 'messageChannels',
+    inverse: 'messageFolders',
+    onDelete: 'CASCADE',
+  })
   messageChannelId!: string;
 }
 

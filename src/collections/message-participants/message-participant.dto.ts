@@ -18,10 +18,22 @@ export class MessageParticipant {
   @JoinColumnField({ name: 'message', target: 'messages', inverse: 'messageParticipants', onDelete: 'CASCADE' })
   messageId!: string;
 
-  @JoinColumnField({ name: 'person', target: 'people', inverse: 'messageParticipants', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'person',
+    target: 'people',
+    inverse: 'messageParticipants',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   personId?: string | null;
 
-  @JoinColumnField({ name: 'workspaceMember', target: 'workspaceMembers', inverse: 'messageParticipants', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'workspaceMember',
+    target: 'workspaceMembers',
+    inverse: 'messageParticipants',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   workspaceMemberId?: string | null;
 }
 

@@ -1,6 +1,10 @@
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
-import { MessageParticipant, MessageParticipantForResponse, MessageParticipantForUpdate } from './message-participant.dto';
+import {
+  MessageParticipant,
+  MessageParticipantForResponse,
+  MessageParticipantForUpdate,
+} from './message-participant.dto';
 
 @RecordEntity({ table: 'messageParticipant', fields: MessageParticipant })
 export class MessageParticipantEntity {}

@@ -16,7 +16,13 @@ export class Message {
   @DateTimeField({ nullable: true })
   receivedAt?: string | null;
 
-  @JoinColumnField({ name: 'messageThread', target: 'messageThreads', inverse: 'messages', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'messageThread',
+    target: 'messageThreads',
+    inverse: 'messages',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   messageThreadId?: string | null;
 }
 

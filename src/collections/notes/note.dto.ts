@@ -1,5 +1,13 @@
 import { PartialType } from '@nestjs/swagger';
-import { ActorField, PositionField, RichTextField, RichTextV2Field, TextField, type Actor, type RichTextV2 } from '../../core/fields';
+import {
+  ActorField,
+  PositionField,
+  RichTextField,
+  RichTextV2Field,
+  TextField,
+  type Actor,
+  type RichTextV2,
+} from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 /** Note: the create body (every writable field, declared once). */
@@ -16,7 +24,9 @@ export class Note {
   @RichTextV2Field({ description: 'Composite {blocknote, markdown}', nullable: true, default: null })
   bodyV2?: RichTextV2 | null;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 }
 

@@ -1,5 +1,15 @@
 import { PartialType } from '@nestjs/swagger';
-import { ActorField, CurrencyField, DateTimeField, JoinColumnField, PositionField, SelectField, TextField, type Actor, type Currency } from '../../core/fields';
+import {
+  ActorField,
+  CurrencyField,
+  DateTimeField,
+  JoinColumnField,
+  PositionField,
+  SelectField,
+  TextField,
+  type Actor,
+  type Currency,
+} from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 export const OPPORTUNITY_STAGE_OPTIONS = ['NEW', 'SCREENING', 'MEETING', 'PROPOSAL', 'CUSTOMER'] as const;
@@ -21,13 +31,27 @@ export class Opportunity {
   @PositionField()
   position?: number;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 
-  @JoinColumnField({ name: 'pointOfContact', target: 'people', inverse: 'pointOfContactForOpportunities', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'pointOfContact',
+    target: 'people',
+    inverse: 'pointOfContactForOpportunities',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   pointOfContactId?: string | null;
 
-  @JoinColumnField({ name: 'company', target: 'companies', inverse: 'opportunities', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'company',
+    target: 'companies',
+    inverse: 'opportunities',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   companyId?: string | null;
 
   @TextField({ deprecated: true, default: '0' })

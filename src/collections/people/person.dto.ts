@@ -1,5 +1,19 @@
 import { PartialType } from '@nestjs/swagger';
-import { ActorField, EmailsField, FullNameField, JoinColumnField, LinksField, PhonesField, PositionField, TextField, type Actor, type Emails, type FullName, type Links, type Phones } from '../../core/fields';
+import {
+  ActorField,
+  EmailsField,
+  FullNameField,
+  JoinColumnField,
+  LinksField,
+  PhonesField,
+  PositionField,
+  TextField,
+  type Actor,
+  type Emails,
+  type FullName,
+  type Links,
+  type Phones,
+} from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 /** Person: the create body (every writable field, declared once). */
@@ -34,7 +48,9 @@ export class Person {
   @PositionField()
   position?: number;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 
   @JoinColumnField({ name: 'company', target: 'companies', inverse: 'people', onDelete: 'SET_NULL', nullable: true })

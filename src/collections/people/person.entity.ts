@@ -2,7 +2,12 @@ import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
 import { Person, PersonForResponse, PersonForUpdate } from './person.dto';
 
-@RecordEntity({ table: 'person', fields: Person, indexes: [{ columns: ['nameFirstName'] }, { columns: ['nameLastName'] }, { columns: ['emailsPrimaryEmail'] }], searchVector: ['name.firstName', 'name.lastName', 'emails.primaryEmail', 'phones.primaryPhoneNumber', 'jobTitle'] })
+@RecordEntity({
+  table: 'person',
+  fields: Person,
+  indexes: [{ columns: ['nameFirstName'] }, { columns: ['nameLastName'] }, { columns: ['emailsPrimaryEmail'] }],
+  searchVector: ['name.firstName', 'name.lastName', 'emails.primaryEmail', 'phones.primaryPhoneNumber', 'jobTitle'],
+})
 export class PersonEntity {}
 
 export const people = defineCollection({

@@ -10,10 +10,22 @@ export class TaskTarget {
   @JoinColumnField({ name: 'person', target: 'people', inverse: 'taskTargets', onDelete: 'CASCADE', nullable: true })
   personId?: string | null;
 
-  @JoinColumnField({ name: 'company', target: 'companies', inverse: 'taskTargets', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'company',
+    target: 'companies',
+    inverse: 'taskTargets',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   companyId?: string | null;
 
-  @JoinColumnField({ name: 'opportunity', target: 'opportunities', inverse: 'taskTargets', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'opportunity',
+    target: 'opportunities',
+    inverse: 'taskTargets',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   opportunityId?: string | null;
 }
 

@@ -1,5 +1,16 @@
 import { PartialType } from '@nestjs/swagger';
-import { ActorField, DateTimeField, JoinColumnField, PositionField, RichTextField, RichTextV2Field, SelectField, TextField, type Actor, type RichTextV2 } from '../../core/fields';
+import {
+  ActorField,
+  DateTimeField,
+  JoinColumnField,
+  PositionField,
+  RichTextField,
+  RichTextV2Field,
+  SelectField,
+  TextField,
+  type Actor,
+  type RichTextV2,
+} from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 export const TASK_STATUS_OPTIONS = ['TODO', 'IN_PROGRESS', 'DONE'] as const;
@@ -24,10 +35,18 @@ export class Task {
   @SelectField(TASK_STATUS_OPTIONS, { nullable: true, default: 'TODO' })
   status?: string | null;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 
-  @JoinColumnField({ name: 'assignee', target: 'workspaceMembers', inverse: 'assignedTasks', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'assignee',
+    target: 'workspaceMembers',
+    inverse: 'assignedTasks',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   assigneeId?: string | null;
 }
 

@@ -22,31 +22,85 @@ export class TimelineActivity {
   @UuidField({ nullable: true })
   linkedObjectMetadataId?: string | null;
 
-  @JoinColumnField({ name: 'workspaceMember', target: 'workspaceMembers', inverse: 'timelineActivities', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workspaceMember',
+    target: 'workspaceMembers',
+    inverse: 'timelineActivities',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workspaceMemberId?: string | null;
 
-  @JoinColumnField({ name: 'person', target: 'people', inverse: 'timelineActivities', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'person',
+    target: 'people',
+    inverse: 'timelineActivities',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   personId?: string | null;
 
-  @JoinColumnField({ name: 'company', target: 'companies', inverse: 'timelineActivities', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'company',
+    target: 'companies',
+    inverse: 'timelineActivities',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   companyId?: string | null;
 
-  @JoinColumnField({ name: 'opportunity', target: 'opportunities', inverse: 'timelineActivities', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'opportunity',
+    target: 'opportunities',
+    inverse: 'timelineActivities',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   opportunityId?: string | null;
 
-  @JoinColumnField({ name: 'note', target: 'notes', inverse: 'timelineActivities', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'note',
+    target: 'notes',
+    inverse: 'timelineActivities',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   noteId?: string | null;
 
-  @JoinColumnField({ name: 'task', target: 'tasks', inverse: 'timelineActivities', onDelete: 'SET_NULL', nullable: true })
+  @JoinColumnField({
+    name: 'task',
+    target: 'tasks',
+    inverse: 'timelineActivities',
+    onDelete: 'SET_NULL',
+    nullable: true,
+  })
   taskId?: string | null;
 
-  @JoinColumnField({ name: 'workflow', target: 'workflows', inverse: 'timelineActivities', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workflow',
+    target: 'workflows',
+    inverse: 'timelineActivities',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workflowId?: string | null;
 
-  @JoinColumnField({ name: 'workflowVersion', target: 'workflowVersions', inverse: 'timelineActivities', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workflowVersion',
+    target: 'workflowVersions',
+    inverse: 'timelineActivities',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workflowVersionId?: string | null;
 
-  @JoinColumnField({ name: 'workflowRun', target: 'workflowRuns', inverse: 'timelineActivities', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workflowRun',
+    target: 'workflowRuns',
+    inverse: 'timelineActivities',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workflowRunId?: string | null;
 }
 

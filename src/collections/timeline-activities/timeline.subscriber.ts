@@ -40,7 +40,9 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     }
     const linked = meta.def.linkedTimeline;
     if (linked && !meta.manyToOne.some((r) => r.joinColumn === linked.via)) {
-      throw new Error(`Collection '${meta.plural}' declares linkedTimeline.via '${linked.via}', which is not one of its join columns`);
+      throw new Error(
+        `Collection '${meta.plural}' declares linkedTimeline.via '${linked.via}', which is not one of its join columns`,
+      );
     }
   }
 
@@ -65,7 +67,8 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
       this.joinColumns.map((c) => (c === column ? `${recordId}` : 'NULL::uuid')).join(', ');
     const ownColumn = this.columnOf.get(meta.plural);
     // a destroyed record takes its timeline with it (the foreign key cascades)
-    if (meta.def.timeline && ownColumn) selects.push(`${row('e."name"', 'NULL::uuid', ownColumn, 'e."recordId"')} ${on} AND e."action" <> 'destroyed'`);
+    if (meta.def.timeline && ownColumn)
+      selects.push(`${row('e."name"', 'NULL::uuid', ownColumn, 'e."recordId"')} ${on} AND e."action" <> 'destroyed'`);
     const linked = meta.def.linkedTimeline;
     if (!linked) return selects;
     const record = eventRecordSql('e');
@@ -74,7 +77,9 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
       if (rel.joinColumn === linked.via || !column || !this.catalog.require(rel.target).def.timeline) continue;
       const target = `(${record} ->> ${literal(rel.joinColumn)})::uuid`;
       const via = `(${record} ->> ${literal(linked.via)})::uuid`;
-      selects.push(`${row(`${literal(`${linked.name}.`)} || e."action"`, via, column, target)} ${on} AND ${record} ->> ${literal(rel.joinColumn)} IS NOT NULL`);
+      selects.push(
+        `${row(`${literal(`${linked.name}.`)} || e."action"`, via, column, target)} ${on} AND ${record} ->> ${literal(rel.joinColumn)} IS NOT NULL`,
+      );
     }
     return selects;
   }

@@ -2,7 +2,20 @@ import { PartialType } from '@nestjs/swagger';
 import { BooleanField, JoinColumnField, NumberField, SelectField, UuidField } from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
-export const VIEW_FIELD_AGGREGATE_OPERATION_OPTIONS = ['AVG', 'COUNT', 'MAX', 'MIN', 'SUM', 'COUNT_EMPTY', 'COUNT_NOT_EMPTY', 'COUNT_UNIQUE_VALUES', 'PERCENTAGE_EMPTY', 'PERCENTAGE_NOT_EMPTY', 'COUNT_TRUE', 'COUNT_FALSE'] as const;
+export const VIEW_FIELD_AGGREGATE_OPERATION_OPTIONS = [
+  'AVG',
+  'COUNT',
+  'MAX',
+  'MIN',
+  'SUM',
+  'COUNT_EMPTY',
+  'COUNT_NOT_EMPTY',
+  'COUNT_UNIQUE_VALUES',
+  'PERCENTAGE_EMPTY',
+  'PERCENTAGE_NOT_EMPTY',
+  'COUNT_TRUE',
+  'COUNT_FALSE',
+] as const;
 
 /** ViewField: the create body (every writable field, declared once). */
 export class ViewField {

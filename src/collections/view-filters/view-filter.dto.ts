@@ -7,7 +7,11 @@ export class ViewFilter {
   @UuidField()
   fieldMetadataId!: string;
 
-  @TextField({ description: 'TEXT operand name (e.g. Contains, Is, IsNot, GreaterThan, LessThan, IsEmpty, IsNotEmpty, IsBefore, IsAfter, IsRelative, IsInPast, IsInFuture, IsToday, DoesNotContain)', default: 'Contains' })
+  @TextField({
+    description:
+      'TEXT operand name (e.g. Contains, Is, IsNot, GreaterThan, LessThan, IsEmpty, IsNotEmpty, IsBefore, IsAfter, IsRelative, IsInPast, IsInFuture, IsToday, DoesNotContain)',
+    default: 'Contains',
+  })
   operand?: string;
 
   @TextField()

@@ -2,7 +2,11 @@ import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
 import { ViewSort, ViewSortForResponse, ViewSortForUpdate } from './view-sort.dto';
 
-@RecordEntity({ table: 'viewSort', fields: ViewSort, indexes: [{ columns: ['fieldMetadataId', 'viewId'], unique: true, where: '"deletedAt" IS NULL' }] })
+@RecordEntity({
+  table: 'viewSort',
+  fields: ViewSort,
+  indexes: [{ columns: ['fieldMetadataId', 'viewId'], unique: true, where: '"deletedAt" IS NULL' }],
+})
 export class ViewSortEntity {}
 
 export const viewSorts = defineCollection({

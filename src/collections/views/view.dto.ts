@@ -4,7 +4,20 @@ import { RecordResponse } from '../../core/openapi/record-response';
 
 export const VIEW_KEY_OPTIONS = ['INDEX'] as const;
 export const VIEW_OPEN_RECORD_IN_OPTIONS = ['SIDE_PANEL', 'RECORD_PAGE'] as const;
-export const VIEW_KANBAN_AGGREGATE_OPERATION_OPTIONS = ['AVG', 'COUNT', 'MAX', 'MIN', 'SUM', 'COUNT_EMPTY', 'COUNT_NOT_EMPTY', 'COUNT_UNIQUE_VALUES', 'PERCENTAGE_EMPTY', 'PERCENTAGE_NOT_EMPTY', 'COUNT_TRUE', 'COUNT_FALSE'] as const;
+export const VIEW_KANBAN_AGGREGATE_OPERATION_OPTIONS = [
+  'AVG',
+  'COUNT',
+  'MAX',
+  'MIN',
+  'SUM',
+  'COUNT_EMPTY',
+  'COUNT_NOT_EMPTY',
+  'COUNT_UNIQUE_VALUES',
+  'PERCENTAGE_EMPTY',
+  'PERCENTAGE_NOT_EMPTY',
+  'COUNT_TRUE',
+  'COUNT_FALSE',
+] as const;
 
 /** View: the create body (every writable field, declared once). */
 export class View {

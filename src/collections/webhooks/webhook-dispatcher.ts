@@ -130,7 +130,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         `UPDATE "webhookDelivery" SET "status" = 'failed', "attempts" = $2, "lastStatus" = $3, "lastError" = $4 WHERE "id" = $1`,
         [delivery.id, attempts, status, error ?? `HTTP ${status}`],
       );
-      this.logger.warn(`delivery ${delivery.id} failed for good after ${attempts} attempt(s): ${error ?? `HTTP ${status}`}`);
+      this.logger.warn(
+        `delivery ${delivery.id} failed for good after ${attempts} attempt(s): ${error ?? `HTTP ${status}`}`,
+      );
       return;
     }
     const delay = schedule[attempts - 1] * (0.8 + Math.random() * 0.4); // +-20% jitter

@@ -7,7 +7,13 @@ export class WorkflowEventListener {
   @TextField({ description: 'E.g. "company.created"' })
   eventName?: string;
 
-  @JoinColumnField({ name: 'workflow', target: 'workflows', inverse: 'eventListeners', onDelete: 'CASCADE', nullable: true })
+  @JoinColumnField({
+    name: 'workflow',
+    target: 'workflows',
+    inverse: 'eventListeners',
+    onDelete: 'CASCADE',
+    nullable: true,
+  })
   workflowId?: string | null;
 }
 

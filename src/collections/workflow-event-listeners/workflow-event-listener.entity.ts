@@ -1,6 +1,10 @@
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
-import { WorkflowEventListener, WorkflowEventListenerForResponse, WorkflowEventListenerForUpdate } from './workflow-event-listener.dto';
+import {
+  WorkflowEventListener,
+  WorkflowEventListenerForResponse,
+  WorkflowEventListenerForUpdate,
+} from './workflow-event-listener.dto';
 
 @RecordEntity({ table: 'workflowEventListener', fields: WorkflowEventListener })
 export class WorkflowEventListenerEntity {}

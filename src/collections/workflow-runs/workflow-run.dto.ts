@@ -1,5 +1,14 @@
 import { PartialType } from '@nestjs/swagger';
-import { ActorField, DateTimeField, JoinColumnField, PositionField, RawJsonField, SelectField, TextField, type Actor } from '../../core/fields';
+import {
+  ActorField,
+  DateTimeField,
+  JoinColumnField,
+  PositionField,
+  RawJsonField,
+  SelectField,
+  TextField,
+  type Actor,
+} from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 export const WORKFLOW_RUN_STATUS_OPTIONS = ['NOT_STARTED', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
@@ -18,7 +27,9 @@ export class WorkflowRun {
   @SelectField(WORKFLOW_RUN_STATUS_OPTIONS, { default: 'NOT_STARTED' })
   status?: string;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 
   @RawJsonField({ description: '{flow:{trigger,steps}, stepsOutput?, error?}', nullable: true })

@@ -18,7 +18,9 @@ export class Workflow {
   @PositionField()
   position?: number;
 
-  @ActorField({ description: 'Who created the record: set by the server from the API key unless createdBy.source is given' })
+  @ActorField({
+    description: 'Who created the record: set by the server from the API key unless createdBy.source is given',
+  })
   createdBy?: Actor;
 }
 

@@ -2,7 +2,11 @@ import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
 import { WorkspaceMember, WorkspaceMemberForResponse, WorkspaceMemberForUpdate } from './workspace-member.dto';
 
-@RecordEntity({ table: 'workspaceMember', fields: WorkspaceMember, searchVector: ['name.firstName', 'name.lastName', 'userEmail'] })
+@RecordEntity({
+  table: 'workspaceMember',
+  fields: WorkspaceMember,
+  searchVector: ['name.firstName', 'name.lastName', 'userEmail'],
+})
 export class WorkspaceMemberEntity {}
 
 export const workspaceMembers = defineCollection({

@@ -39,9 +39,14 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /** Logged without the token: method, path and reason only. */
-  private fail(request: { method: string; url: string; requestId?: string; raw?: { requestId?: string } }, reason: string): never {
+  private fail(
+    request: { method: string; url: string; requestId?: string; raw?: { requestId?: string } },
+    reason: string,
+  ): never {
     const requestId = request.requestId ?? request.raw?.requestId;
-    this.logger.warn(`authentication failed: ${reason} (${request.method} ${String(request.url).split('?')[0]}, request ${requestId})`);
+    this.logger.warn(
+      `authentication failed: ${reason} (${request.method} ${String(request.url).split('?')[0]}, request ${requestId})`,
+    );
     throw new UnauthenticatedException(reason);
   }
 

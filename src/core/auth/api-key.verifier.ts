@@ -29,7 +29,10 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    if (!this.store) throw new Error('No API key store registered: every request would be refused (the apiKeys collection module provides it)');
+    if (!this.store)
+      throw new Error(
+        'No API key store registered: every request would be refused (the apiKeys collection module provides it)',
+      );
   }
 
   private async lookup(hash: string): Promise<StoredApiKey | undefined> {

@@ -74,7 +74,10 @@ export class RateLimiter {
     httpAdapter.setHeader(response, 'RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
     httpAdapter.setHeader(response, 'RateLimit-Reset', String(resetSeconds));
     if (limited >= 0) {
-      throw new TooManyRequestsException(`Rate limit exceeded: ${points} requests per ${name} for this API key`, resetSeconds);
+      throw new TooManyRequestsException(
+        `Rate limit exceeded: ${points} requests per ${name} for this API key`,
+        resetSeconds,
+      );
     }
   }
 }

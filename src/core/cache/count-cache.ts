@@ -37,7 +37,8 @@ export class CountCache {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(SHARED_REDIS) redis: Redis | null) {
     this.shared = redis;
-    this.enabled = config.countCache === 'on' || (config.countCache === 'auto' && (!config.databaseUrl || redis !== null));
+    this.enabled =
+      config.countCache === 'on' || (config.countCache === 'auto' && (!config.databaseUrl || redis !== null));
     this.ttlMs = config.countCacheTtlMs;
   }
 
@@ -73,10 +74,13 @@ export class CountCache {
     }
     try {
       const pipeline = this.shared.pipeline();
-      for (const name of names) pipeline.set(VERSION_KEY(name), randomUUID(), 'PX', Math.max(this.ttlMs * 10, 3_600_000));
+      for (const name of names)
+        pipeline.set(VERSION_KEY(name), randomUUID(), 'PX', Math.max(this.ttlMs * 10, 3_600_000));
       await pipeline.exec();
     } catch (error) {
-      this.logger.warn(`could not publish a write (counts elsewhere stay cached at most ${this.ttlMs} ms): ${(error as Error).message}`);
+      this.logger.warn(
+        `could not publish a write (counts elsewhere stay cached at most ${this.ttlMs} ms): ${(error as Error).message}`,
+      );
     }
     // this instance must not trust its own entries for these collections either way
     for (const name of names) this.localVersions.set(name, randomUUID());

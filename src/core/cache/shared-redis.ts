@@ -26,7 +26,11 @@ class SharedRedisLifecycle implements OnApplicationShutdown {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): Redis | null => {
         if (!config.redisUrl) return null;
-        const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+        const redis = new Redis(config.redisUrl, {
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          lazyConnect: false,
+        });
         const logger = new Logger('Redis');
         redis.on('error', (error) => logger.warn(`redis: ${error.message}`));
         return redis;

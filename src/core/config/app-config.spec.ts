@@ -3,7 +3,14 @@ import { loadConfig, parseByteSize } from './app-config';
 describe('loadConfig', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', batchMax: 200, pageSizeDefault: 60, pageSizeMax: 200, bodyLimitBytes: 10 * 1024 * 1024 });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      batchMax: 200,
+      pageSizeDefault: 60,
+      pageSizeMax: 200,
+      bodyLimitBytes: 10 * 1024 * 1024,
+    });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -15,14 +22,21 @@ describe('loadConfig', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    for (const name of ['PORT must be an integer', 'DATABASE_URL must start with postgres', 'LOG_LEVEL must be one of', 'BATCH_MAX']) {
+    for (const name of [
+      'PORT must be an integer',
+      'DATABASE_URL must start with postgres',
+      'LOG_LEVEL must be one of',
+      'BATCH_MAX',
+    ]) {
       expect(message).toContain(name);
     }
   });
 
   it('requires ENCRYPTION_KEY with DATABASE_URL, except for migrations', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db' })).toThrow(/ENCRYPTION_KEY is required/);
-    expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }, { forMigrations: true }).databaseUrl).toBe('postgres://h/db');
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }, { forMigrations: true }).databaseUrl).toBe(
+      'postgres://h/db',
+    );
   });
 
   it('parses sizes', () => {

@@ -196,12 +196,18 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     redisUrl: read.optional('REDIS_URL'),
     rateLimitPerSecond: read.int('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 6000, 1, 60_000_000),
-    corsOrigins: (read.optional('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (read.optional('CORS_ORIGINS') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     maxFilterDepth: read.int('MAX_FILTER_DEPTH', 32, 1, 256),
     maxBodyDepth: read.int('MAX_BODY_DEPTH', 32, 2, 256),
     maxUrlLength: read.int('MAX_URL_LENGTH', 8192, 256, 12_288),
     webhookDispatch: read.bool('WEBHOOK_DISPATCH', true),
-    webhookRetryScheduleMs: retrySchedule(read, read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(','))),
+    webhookRetryScheduleMs: retrySchedule(
+      read,
+      read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(',')),
+    ),
     webhookPollMs: read.int('WEBHOOK_POLL_MS', 1000, 10, 60_000),
     countCache: read.oneOf('COUNT_CACHE', 'auto', ['auto', 'on', 'off'] as const),
     countCacheTtlMs: read.int('COUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),

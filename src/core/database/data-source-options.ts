@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { Extension, PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
@@ -43,7 +44,7 @@ export function openEmbeddedDatabase(dataDir: string): PGlite {
 /** What the database holds: the collections' tables and the other tables (outbox, idempotency keys). */
 export interface DatabaseSchema {
   collections: readonly CollectionDefinition[];
-  entities: Function[];
+  entities: Type[];
 }
 
 /**

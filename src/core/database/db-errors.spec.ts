@@ -5,12 +5,19 @@ const pg = (fields: Partial<PgError>): PgError => Object.assign(new Error(fields
 describe('database error classification', () => {
   it('reads the column and value of constraint violations', () => {
     expect(
-      constraintViolation(pg({ code: '23505', table: 'person', detail: 'Key ("emailsPrimaryEmail")=(a@b.c) already exists.' })),
+      constraintViolation(
+        pg({ code: '23505', table: 'person', detail: 'Key ("emailsPrimaryEmail")=(a@b.c) already exists.' }),
+      ),
     ).toEqual({ kind: 'unique', table: 'person', column: 'emailsPrimaryEmail', value: 'a@b.c' });
     expect(
-      constraintViolation(pg({ code: '23503', table: 'person', detail: 'Key (companyId)=(x) is not present in table "company".' })),
+      constraintViolation(
+        pg({ code: '23503', table: 'person', detail: 'Key (companyId)=(x) is not present in table "company".' }),
+      ),
     ).toEqual({ kind: 'foreign-key', table: 'person', column: 'companyId', value: 'x' });
-    expect(constraintViolation(pg({ code: '23502', table: 'person', column: 'city' }))).toMatchObject({ kind: 'not-null', column: 'city' });
+    expect(constraintViolation(pg({ code: '23502', table: 'person', column: 'city' }))).toMatchObject({
+      kind: 'not-null',
+      column: 'city',
+    });
     expect(constraintViolation(pg({ code: '42P01' }))).toBeUndefined();
   });
 

@@ -68,7 +68,14 @@ const UNAVAILABLE_MESSAGES = [
 export function isUnavailableError(error: PgError): boolean {
   const code = error.code ?? '';
   // class 08 is connection exceptions, except 08P01 (protocol violation: a bug, not an outage)
-  if ((code.startsWith('08') && code !== '08P01') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  if (
+    (code.startsWith('08') && code !== '08P01') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    code === '53300'
+  )
+    return true;
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
   return UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m));
 }

@@ -6,7 +6,7 @@ export interface Queryable {
    * Runs one statement with bound parameters. `name` makes it a named prepared statement
    * (parsed once per connection); use it only for statements whose text never changes.
    */
-  query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]>;
+  query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]>;
   /** Inside a transaction: runs `hook` once it has committed (never when it rolls back). */
   afterCommit?(hook: () => void): void;
 }
@@ -41,7 +41,7 @@ class ClientQueryable implements Queryable {
 export class Db implements Queryable {
   constructor(readonly pool: Pool) {}
 
-  async query<R = Record<string, any>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
+  async query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
     return (await this.pool.query(config(text, values, name))).rows as R[];
   }
 
@@ -54,10 +54,16 @@ export class Db implements Queryable {
    */
   async cancelRunning(): Promise<number> {
     // pg-pool keeps every client in `_clients`, the idle ones in `_idle`
-    const internal = this.pool as unknown as { _clients?: (PoolClient & { processID?: number })[]; _idle?: { client: PoolClient }[]; options: object };
+    const internal = this.pool as unknown as {
+      _clients?: (PoolClient & { processID?: number })[];
+      _idle?: { client: PoolClient }[];
+      options: object;
+    };
     if (!Array.isArray(internal._clients) || !Array.isArray(internal._idle)) return 0;
     const idle = new Set(internal._idle.map((item) => item.client));
-    const pids = internal._clients.filter((client) => !idle.has(client) && client.processID).map((client) => client.processID);
+    const pids = internal._clients
+      .filter((client) => !idle.has(client) && client.processID)
+      .map((client) => client.processID);
     if (pids.length === 0) return 0;
     const canceller = new Client({ ...internal.options, statement_timeout: 5000 });
     try {

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { getFieldDefinitions } from '../fields/field-definition';
 import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
@@ -10,17 +11,17 @@ import { SEARCH_ACCENTS } from '../model/search-text';
  * reads lazily when a DataSource is built: bound by `bindCollectionEntities`, which the one
  * DataSource definition calls with the collection list.
  */
-let resolveEntity: (plural: string) => Function = (plural) => {
+let resolveEntity: (plural: string) => Type = (plural) => {
   throw new Error(`Relation to '${plural}' read before bindCollectionEntities() was given the collections`);
 };
-const bound = new WeakSet<Function>();
+const bound = new WeakSet<Type>();
 
 /**
  * Completes the entities of a collection list (explicitly, when the DataSource is defined):
  * relation targets resolve within the list, and the duplicate-criteria indexes are declared
  * (once per entity, however many DataSources a process builds).
  */
-export function bindCollectionEntities(collections: readonly CollectionDefinition[]): Function[] {
+export function bindCollectionEntities(collections: readonly CollectionDefinition[]): Type[] {
   const byPlural = new Map(collections.map((def) => [def.plural, def.entity]));
   resolveEntity = (plural) => {
     const entity = byPlural.get(plural);
@@ -42,7 +43,11 @@ export function bindCollectionEntities(collections: readonly CollectionDefinitio
 function columnDefault(col: StorageColumn): Pick<ColumnOptions, 'default'> {
   const { defaultValue, sqlDefault } = col;
   if (sqlDefault === undefined) return {};
-  if (typeof defaultValue === 'number' || typeof defaultValue === 'boolean' || (typeof defaultValue === 'string' && defaultValue !== 'now()')) {
+  if (
+    typeof defaultValue === 'number' ||
+    typeof defaultValue === 'boolean' ||
+    (typeof defaultValue === 'string' && defaultValue !== 'now()')
+  ) {
     return { default: defaultValue };
   }
   return { default: () => sqlDefault };
@@ -67,7 +72,7 @@ function columnOptions(col: StorageColumn): ColumnOptions {
  * (`translate` with SEARCH_ACCENTS: built in, so the same on PostgreSQL and PGlite, where the
  * unaccent extension is not guaranteed). Search terms are normalised the same way.
  */
-function searchVectorExpression(paths: string[], fields: Function): string {
+function searchVectorExpression(paths: string[], fields: Type): string {
   const columns = getFieldDefinitions(fields).flatMap((f) => storageColumnsOf(f));
   const parts = paths.map((path) => {
     const column = path.replace(/\.(\w)/, (_, c: string) => c.toUpperCase());
@@ -86,7 +91,7 @@ export function duplicateIndexName(table: string, criterion: number): string {
  * Declares, without letting TypeORM manage them, the `lower(...)` expression indexes that serve
  * the duplicate criteria (TypeORM cannot express them; declaring keeps its diffs clean).
  */
-function declareDuplicateIndexes(entity: Function, criteria: string[][]): void {
+function declareDuplicateIndexes(entity: Type, criteria: string[][]): void {
   const { table } = recordEntityOptions(entity);
   criteria.forEach((_, i) => Index(duplicateIndexName(table, i), { synchronize: false })(entity));
 }
@@ -103,7 +108,7 @@ export function nullsFirstSortIndexName(table: string, column: string): string {
  * and DESC NULLS LAST; TypeORM cannot express it, so it is declared unmanaged like the
  * duplicate indexes. `id` follows the key's direction in every sort by one key (resolveSort).
  */
-function declareSortIndexes(target: Function, table: string, column: string, nullable: boolean): void {
+function declareSortIndexes(target: Type, table: string, column: string, nullable: boolean): void {
   Index([column, 'id'])(target);
   if (nullable) Index(nullsFirstSortIndexName(table, column), { synchronize: false })(target);
 }
@@ -115,7 +120,7 @@ function declareSortIndexes(target: Function, table: string, column: string, nul
  * the metadata whitelist; records are read and written by the CRUD service in SQL.
  */
 export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
-  return (target) => {
+  return ((target: Type) => {
     Reflect.defineMetadata(RECORD_ENTITY_KEY, options, target);
     const proto = target.prototype;
     PrimaryGeneratedColumn('uuid')(proto, 'id');
@@ -166,9 +171,10 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
     }
     for (const index of options.indexes ?? []) {
       const [column, ...others] = index.columns;
-      if (!others.length && !index.unique && !index.where) declareSortIndexes(target, options.table, column, nullable.get(column) ?? false);
+      if (!others.length && !index.unique && !index.where)
+        declareSortIndexes(target, options.table, column, nullable.get(column) ?? false);
       else Index(index.columns, { unique: index.unique, where: index.where })(target);
     }
     Entity(options.table)(target);
-  };
+  }) as ClassDecorator;
 }

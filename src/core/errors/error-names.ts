@@ -40,7 +40,10 @@ export class UnauthenticatedException extends HttpException {
 }
 
 export class TooManyRequestsException extends HttpException {
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message, HttpStatus.TOO_MANY_REQUESTS);
   }
 }

@@ -94,7 +94,11 @@ export class RecordEventBus implements OnApplicationBootstrap {
     const params = new SqlParams();
     const source = `SELECT * FROM jsonb_to_recordset(${params.add(JSON.stringify(events.map(eventRow)))}::jsonb) AS e(${EVENT_COLUMNS})`;
     const collections = [...new Set(events.map((e) => e.meta))];
-    await this.write(tx, { ctes: [], events: source, collections, answer: { columns: '1', from: '(SELECT 1) one' }, params }, actor);
+    await this.write(
+      tx,
+      { ctes: [], events: source, collections, answer: { columns: '1', from: '(SELECT 1) one' }, params },
+      actor,
+    );
   }
 
   /**
@@ -104,7 +108,11 @@ export class RecordEventBus implements OnApplicationBootstrap {
   async write(tx: Queryable, write: EventfulWrite, actor: RequestActor): Promise<Row[]> {
     const statements = this.subscribers.flatMap((s) => s.statements(write.collections, actor, write.params));
     const counted = statements.filter((s) => s.committed);
-    const ctes = [...write.ctes, `${EVENT_RELATION} AS (${write.events})`, ...statements.map((s) => `${s.name} AS (${s.sql})`)];
+    const ctes = [
+      ...write.ctes,
+      `${EVENT_RELATION} AS (${write.events})`,
+      ...statements.map((s) => `${s.name} AS (${s.sql})`),
+    ];
     const counts = counted.map((s, i) => `(SELECT count(*)::int FROM ${s.name}) AS "__c${i}"`);
     const { columns, from, orderBy } = write.answer;
     const text = `WITH ${ctes.join(', ')} SELECT ${[columns, ...counts].join(', ')} FROM ${from}${orderBy ? ` ORDER BY ${orderBy}` : ''}`;

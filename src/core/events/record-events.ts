@@ -28,7 +28,12 @@ function redact(meta: CollectionMeta, record: ApiRecord | undefined): ApiRecord 
 }
 
 /** Builds the event of one write from the record before and after it (depth 0 records). */
-export function recordEvent(meta: CollectionMeta, action: RecordAction, before?: ApiRecord, after?: ApiRecord): RecordEvent {
+export function recordEvent(
+  meta: CollectionMeta,
+  action: RecordAction,
+  before?: ApiRecord,
+  after?: ApiRecord,
+): RecordEvent {
   const event: RecordEvent = {
     name: `${meta.def.singular}.${action}`,
     action,
@@ -40,7 +45,8 @@ export function recordEvent(meta: CollectionMeta, action: RecordAction, before?:
   if (action === 'updated' && event.before && event.after) {
     const diff: RecordEvent['diff'] = {};
     for (const [key, value] of Object.entries(event.after)) {
-      if (key !== 'updatedAt' && !isDeepStrictEqual(value, event.before[key])) diff[key] = { before: event.before[key], after: value };
+      if (key !== 'updatedAt' && !isDeepStrictEqual(value, event.before[key]))
+        diff[key] = { before: event.before[key], after: value };
     }
     event.diff = diff;
     event.updatedFields = Object.keys(diff);

@@ -1,14 +1,8 @@
+import type { Type } from '@nestjs/common';
 import { ApiSchema } from '@nestjs/swagger';
 import { defineField } from './define-field';
 import { CompositeFieldType, FieldDefinition, getFieldDefinitions } from './field-definition';
-import {
-  FieldOptions,
-  NumericField,
-  RawJsonField,
-  SelectField,
-  TextField,
-  UuidField,
-} from './scalar-fields';
+import { FieldOptions, NumericField, RawJsonField, SelectField, TextField, UuidField } from './scalar-fields';
 
 /**
  * Composite field types: JSON objects with fixed sub-fields, stored one column per sub-field
@@ -109,7 +103,7 @@ export class RichTextV2 {
   @TextField({ nullable: true }) markdown?: string | null;
 }
 
-export const COMPOSITE_CLASSES: Record<CompositeFieldType, Function> = {
+export const COMPOSITE_CLASSES: Record<CompositeFieldType, Type> = {
   FULL_NAME: FullName,
   EMAILS: Emails,
   PHONES: Phones,

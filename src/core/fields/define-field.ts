@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, Type as ClassType } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateBy, ValidateNested } from 'class-validator';
@@ -15,7 +15,7 @@ export const FIELD_CONSTRAINT = 'crmField';
 export type DeclaredField = FieldDefinition &
   FieldRuleOptions & {
     /** Class of the composite's sub-fields (validated as a nested object). */
-    compositeClass?: Function;
+    compositeClass?: ClassType;
     /** OpenAPI schema overrides (examples, item schemas). */
     api?: ApiPropertyOptions;
   };
@@ -29,7 +29,12 @@ export function apiPropertyFor(field: DeclaredField): ApiPropertyOptions {
     deprecated: field.deprecated || undefined,
     writeOnly: field.writeOnly || undefined,
   };
-  if (field.default !== undefined && field.default !== null && field.default !== DEFAULT_NOW && !isComposite(field.type)) {
+  if (
+    field.default !== undefined &&
+    field.default !== null &&
+    field.default !== DEFAULT_NOW &&
+    !isComposite(field.type)
+  ) {
     base.default = field.default;
   }
   const byType: Record<string, Record<string, unknown>> = {
@@ -78,7 +83,10 @@ export function defineField(field: DeclaredField): PropertyDecorator {
   ];
   if (field.compositeClass) {
     const cls = field.compositeClass;
-    decorators.push(ValidateNested(), Type(() => cls as new () => object));
+    decorators.push(
+      ValidateNested(),
+      Type(() => cls as new () => object),
+    );
   }
   return applyDecorators(...decorators);
 }

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 /**
  * The field model shared by validation, OpenAPI, storage and SQL.
  * A collection declares its fields once, with the decorators of `field.decorators.ts`;
@@ -91,17 +92,13 @@ const FIELDS_KEY = Symbol('crm:fields');
 export function registerField(target: object, field: FieldDefinition): void {
   const ctor = target.constructor;
   const own: FieldDefinition[] = Reflect.getOwnMetadata(FIELDS_KEY, ctor) ?? [];
-  Reflect.defineMetadata(
-    FIELDS_KEY,
-    [...own.filter((f) => f.name !== field.name), field],
-    ctor,
-  );
+  Reflect.defineMetadata(FIELDS_KEY, [...own.filter((f) => f.name !== field.name), field], ctor);
 }
 
 /** Fields declared on a class and its parents, in declaration order (parents first). */
-export function getFieldDefinitions(cls: Function): FieldDefinition[] {
-  const chain: Function[] = [];
-  for (let c: Function | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+export function getFieldDefinitions(cls: Type): FieldDefinition[] {
+  const chain: Type[] = [];
+  for (let c: Type | null = cls; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
     chain.unshift(c);
   }
   const byName = new Map<string, FieldDefinition>();

@@ -48,7 +48,9 @@ export function sqlLiteral(type: FieldType, value: unknown): string | undefined 
     case 'ARRAY':
     case 'MULTI_SELECT':
       // quote elements only when PostgreSQL would, so the literal matches what it prints back
-      return quote(`{${(value as string[]).map((v) => (/^$|[{},"\\\s]|^null$/i.test(v) ? `"${v.replace(/(["\\])/g, '\\$1')}"` : v)).join(',')}}`);
+      return quote(
+        `{${(value as string[]).map((v) => (/^$|[{},"\\\s]|^null$/i.test(v) ? `"${v.replace(/(["\\])/g, '\\$1')}"` : v)).join(',')}}`,
+      );
     case 'NUMBER':
     case 'NUMERIC':
     case 'POSITION':

@@ -42,7 +42,9 @@ export class HealthController implements BeforeApplicationShutdown {
       async () => {
         const check = this.indicator.check('database');
         try {
-          const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref());
+          const timeout = new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error('timeout')), 2000).unref(),
+          );
           await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
           return check.up();
         } catch {
@@ -52,7 +54,9 @@ export class HealthController implements BeforeApplicationShutdown {
       async () => {
         const check = this.indicator.check('migrations');
         try {
-          return (await migrationsApplied(this.dataSource)) ? check.up() : check.down({ message: 'pending migrations' });
+          return (await migrationsApplied(this.dataSource))
+            ? check.up()
+            : check.down({ message: 'pending migrations' });
         } catch {
           return check.down({ message: 'cannot read migrations' });
         }

@@ -2,7 +2,11 @@ import { IncomingMessage, request as httpRequest, Server, ServerResponse } from 
 import { AddressInfo } from 'node:net';
 import { ExpressJsonAdapter } from './express-json-adapter';
 
-type Res = ServerResponse & { req: IncomingMessage; status(code: number): unknown; setHeader(name: string, value: string): unknown };
+type Res = ServerResponse & {
+  req: IncomingMessage;
+  status(code: number): unknown;
+  setHeader(name: string, value: string): unknown;
+};
 
 /** An adapter serving a few routes through `reply`, as Nest's router would, on a random port. */
 async function serve(routes: Record<string, (adapter: ExpressJsonAdapter, res: Res, req: IncomingMessage) => unknown>) {
@@ -15,16 +19,18 @@ async function serve(routes: Record<string, (adapter: ExpressJsonAdapter, res: R
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const call = (path: string, method = 'GET', headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+      (resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
   return { adapter, call, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
@@ -38,7 +44,9 @@ describe('ExpressJsonAdapter', () => {
           request: Object.getPrototypeOf(req) === express.request,
           response: Object.getPrototypeOf(res) === express.response,
           node: req instanceof IncomingMessage && res instanceof ServerResponse,
-          express: typeof (res as unknown as { json: unknown }).json === 'function' && typeof (req as unknown as { get: unknown }).get === 'function',
+          express:
+            typeof (res as unknown as { json: unknown }).json === 'function' &&
+            typeof (req as unknown as { get: unknown }).get === 'function',
         });
         return adapter.reply(res, { ok: true }, 200);
       },
@@ -73,7 +81,7 @@ describe('ExpressJsonAdapter', () => {
     }
   });
 
-  it("leaves conditional requests, empty statuses, other content types and strings to Express", async () => {
+  it('leaves conditional requests, empty statuses, other content types and strings to Express', async () => {
     const app = await serve({
       '/tagged': (adapter, res) => {
         res.setHeader('ETag', '"v1"');
@@ -92,7 +100,11 @@ describe('ExpressJsonAdapter', () => {
       const empty = await app.call('/empty');
       expect([empty.status, empty.body, empty.headers['content-type']]).toEqual([204, '', undefined]);
       const typed = await app.call('/typed');
-      expect([typed.status, typed.headers['content-type'], typed.body]).toEqual([200, 'application/problem+json; charset=utf-8', '{"title":"x"}']);
+      expect([typed.status, typed.headers['content-type'], typed.body]).toEqual([
+        200,
+        'application/problem+json; charset=utf-8',
+        '{"title":"x"}',
+      ]);
       const text = await app.call('/text');
       expect([text.headers['content-type'], text.body]).toEqual(['text/html; charset=utf-8', 'plain']);
     } finally {

@@ -68,10 +68,13 @@ export function exitGracefullyOnSignals(app: INestApplication, timeoutMs: number
       logger.warn('in-flight requests still running at the shutdown timeout: closing their connections');
       server.closeAllConnections?.();
       // their statements too: none may commit after its client was cut off (see Db.cancelRunning)
-      app.get(Db).cancelRunning().then(
-        (canceled) => canceled && logger.warn(`canceled ${canceled} statement(s) of those requests`),
-        (error: Error) => logger.warn(`could not cancel their statements: ${error.message}`),
-      );
+      app
+        .get(Db)
+        .cancelRunning()
+        .then(
+          (canceled) => canceled && logger.warn(`canceled ${canceled} statement(s) of those requests`),
+          (error: Error) => logger.warn(`could not cancel their statements: ${error.message}`),
+        );
     }, timeoutMs);
     force.unref();
     const deadline = setTimeout(() => {

@@ -47,7 +47,10 @@ export function useJsonBodies(app: INestApplication, adapter: HttpAdapter, limit
   }
   const express = app as NestExpressApplication;
   // body-parser reads the bytes (limit, charset, inflate); the text is parsed here, as on Fastify
-  express.useBodyParser('text', { limit: limitBytes, type: (req: { headers: Record<string, unknown> }) => JSON_TYPES.test(String(req.headers['content-type'] ?? '')) });
+  express.useBodyParser('text', {
+    limit: limitBytes,
+    type: (req: { headers: Record<string, unknown> }) => JSON_TYPES.test(String(req.headers['content-type'] ?? '')),
+  });
   express.use((req: { body?: unknown }, _res: unknown, next: (error?: unknown) => void) => {
     if (typeof req.body !== 'string') return next();
     try {

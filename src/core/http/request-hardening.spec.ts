@@ -27,7 +27,8 @@ describe('precomputedHeaders', () => {
     const expected = run(original, '/rest/people');
     expect(expected.headers['content-security-policy']).toContain("default-src 'self'");
     expect(expected.headers['x-powered-by']).toBeUndefined();
-    for (const url of ['/rest/people', '/rest/docs', '/rest/open-api/core?x=1']) expect(run(fast, url)).toEqual(expected);
+    for (const url of ['/rest/people', '/rest/docs', '/rest/open-api/core?x=1'])
+      expect(run(fast, url)).toEqual(expected);
   });
 
   it('keeps a middleware whose headers depend on the request', () => {

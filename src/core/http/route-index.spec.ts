@@ -9,16 +9,57 @@ type Method = 'get' | 'post' | 'patch' | 'put' | 'delete' | 'all';
 /** The routes Nest registers for one collection, in its order (fixed paths before `:id`). */
 function collectionRoutes(c: string): [Method, string][] {
   return [
-    ['get', `/rest/${c}/groupBy`], ['patch', `/rest/${c}/merge`], ['patch', `/rest/${c}/restore`], ['patch', `/rest/restore/${c}`],
-    ['patch', `/rest/restore/${c}/:id`], ['patch', `/rest/${c}`], ['put', `/rest/${c}`], ['delete', `/rest/${c}`], ['put', `/rest/${c}/:id`],
-    ['get', `/rest/${c}`], ['post', `/rest/${c}`], ['post', `/rest/batch/${c}`], ['post', `/rest/${c}/duplicates`],
-    ['get', `/rest/${c}/:id`], ['patch', `/rest/${c}/:id`], ['delete', `/rest/${c}/:id`], ['patch', `/rest/${c}/:id/restore`],
+    ['get', `/rest/${c}/groupBy`],
+    ['patch', `/rest/${c}/merge`],
+    ['patch', `/rest/${c}/restore`],
+    ['patch', `/rest/restore/${c}`],
+    ['patch', `/rest/restore/${c}/:id`],
+    ['patch', `/rest/${c}`],
+    ['put', `/rest/${c}`],
+    ['delete', `/rest/${c}`],
+    ['put', `/rest/${c}/:id`],
+    ['get', `/rest/${c}`],
+    ['post', `/rest/${c}`],
+    ['post', `/rest/batch/${c}`],
+    ['post', `/rest/${c}/duplicates`],
+    ['get', `/rest/${c}/:id`],
+    ['patch', `/rest/${c}/:id`],
+    ['delete', `/rest/${c}/:id`],
+    ['patch', `/rest/${c}/:id/restore`],
   ];
 }
 
-const COLLECTION_NAMES = ['apiKeys', 'people', 'companies', 'peopleTags', 'opportunities', 'notes', 'tasks', 'noteTargets', 'taskTargets', 'attachments',
-  'favorites', 'webhooks', 'workspaceMembers', 'timelineActivities', 'auditLogs', 'messages', 'messageThreads', 'calendarEvents', 'blocklists',
-  'connectedAccounts', 'views', 'viewFields', 'viewFilters', 'viewSorts', 'messageChannels', 'calendarChannels', 'pets', 'rockets', 'surveys'];
+const COLLECTION_NAMES = [
+  'apiKeys',
+  'people',
+  'companies',
+  'peopleTags',
+  'opportunities',
+  'notes',
+  'tasks',
+  'noteTargets',
+  'taskTargets',
+  'attachments',
+  'favorites',
+  'webhooks',
+  'workspaceMembers',
+  'timelineActivities',
+  'auditLogs',
+  'messages',
+  'messageThreads',
+  'calendarEvents',
+  'blocklists',
+  'connectedAccounts',
+  'views',
+  'viewFields',
+  'viewFilters',
+  'viewSorts',
+  'messageChannels',
+  'calendarChannels',
+  'pets',
+  'rockets',
+  'surveys',
+];
 
 /**
  * An Express app shaped like the service's: middleware, documentation routes, `collections` x 17
@@ -26,11 +67,21 @@ const COLLECTION_NAMES = ['apiKeys', 'people', 'companies', 'peopleTags', 'oppor
  */
 function app(collections: string[]): { router: ExpressRouter; routes: number } {
   const adapter = new ExpressAdapter();
-  const hit = (name: string): Handler => (req, res) => res.answer(`${name} ${JSON.stringify(req.params ?? {})}`);
+  const hit =
+    (name: string): Handler =>
+    (req, res) =>
+      res.answer(`${name} ${JSON.stringify(req.params ?? {})}`);
   adapter.use((_req: Req, _res: Res, next: () => void) => next());
   const routes: [Method, string][] = [
-    ['get', '/rest/docs'], ['get', '/rest/docs/index.html'], ['get', '/rest/open-api/core'], ['get', '/rest/health'], ['get', '/rest/ready'],
-    ['get', '/rest/search'], ['post', '/rest/mcp'], ['get', '/rest/mcp'], ['delete', '/rest/mcp'],
+    ['get', '/rest/docs'],
+    ['get', '/rest/docs/index.html'],
+    ['get', '/rest/open-api/core'],
+    ['get', '/rest/health'],
+    ['get', '/rest/ready'],
+    ['get', '/rest/search'],
+    ['post', '/rest/mcp'],
+    ['get', '/rest/mcp'],
+    ['delete', '/rest/mcp'],
     ...collections.flatMap(collectionRoutes),
     ['all', '/rest/*path'],
   ];
@@ -68,19 +119,59 @@ describe('indexRoutes', () => {
     const indexed = app(COLLECTION_NAMES.slice(0, 6)).router;
     expect(indexRoutes(indexed)).toBe(9 + 6 * 17 + 1);
     const paths = [
-      '/', '/rest', '/rest/', '/other', '//rest/people', '/rest//people', '/rest/health', '/rest/health/', '/REST/Health', '/rest/docs',
-      '/rest/people', '/rest/people/', '/rest/People', '/rest/PEOPLE/groupby', '/rest/people/groupBy', '/rest/people/merge',
-      '/rest/people/restore', '/rest/people/duplicates', `/rest/people/${ID}`, `/rest/people/${ID}/`, `/rest/people/${ID}/restore`,
-      `/rest/people/${ID}/restore/x`, '/rest/people/x/y/z', '/rest/batch/people', '/rest/batch/People/', '/rest/batch', '/rest/batch/nope',
-      '/rest/restore/people', `/rest/restore/people/${ID}`, '/rest/restore/companies/x', '/rest/person', '/rest/nope/x',
-      '/rest/peop%6Ce', '/rest/people%2Fx', '/rest/people#frag', '/rest/people x', '/rest/péople', 'http://host/rest/people',
-      '*', `/rest/people/${ID}?depth=0&x=/a/b`, '/rest/people?filter=a/b', '/rest/people/duplicates?depth=0', '/rest/search?query=a',
-      '/rest/mcp', '/rest/apiKeys', '/rest/apikeys/groupby',
+      '/',
+      '/rest',
+      '/rest/',
+      '/other',
+      '//rest/people',
+      '/rest//people',
+      '/rest/health',
+      '/rest/health/',
+      '/REST/Health',
+      '/rest/docs',
+      '/rest/people',
+      '/rest/people/',
+      '/rest/People',
+      '/rest/PEOPLE/groupby',
+      '/rest/people/groupBy',
+      '/rest/people/merge',
+      '/rest/people/restore',
+      '/rest/people/duplicates',
+      `/rest/people/${ID}`,
+      `/rest/people/${ID}/`,
+      `/rest/people/${ID}/restore`,
+      `/rest/people/${ID}/restore/x`,
+      '/rest/people/x/y/z',
+      '/rest/batch/people',
+      '/rest/batch/People/',
+      '/rest/batch',
+      '/rest/batch/nope',
+      '/rest/restore/people',
+      `/rest/restore/people/${ID}`,
+      '/rest/restore/companies/x',
+      '/rest/person',
+      '/rest/nope/x',
+      '/rest/peop%6Ce',
+      '/rest/people%2Fx',
+      '/rest/people#frag',
+      '/rest/people x',
+      '/rest/péople',
+      'http://host/rest/people',
+      '*',
+      `/rest/people/${ID}?depth=0&x=/a/b`,
+      '/rest/people?filter=a/b',
+      '/rest/people/duplicates?depth=0',
+      '/rest/search?query=a',
+      '/rest/mcp',
+      '/rest/apiKeys',
+      '/rest/apikeys/groupby',
     ];
     const methods = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND'];
     for (const path of paths) {
       for (const method of methods) {
-        expect(`${method} ${path} -> ${await dispatch(indexed, method, path)}`).toBe(`${method} ${path} -> ${await dispatch(plain, method, path)}`);
+        expect(`${method} ${path} -> ${await dispatch(indexed, method, path)}`).toBe(
+          `${method} ${path} -> ${await dispatch(plain, method, path)}`,
+        );
       }
     }
   });

@@ -1,4 +1,11 @@
-import { BadRequestException, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, UnprocessableEntityException } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Db, Queryable } from '../database/db';
 
@@ -26,13 +33,19 @@ export interface StoredResponse {
 export function parseIdempotencyKey(header: unknown): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
-    throw new BadRequestException('Idempotency-Key must be one value of 1 to 255 visible ASCII characters (a UUID, for example)');
+    throw new BadRequestException(
+      'Idempotency-Key must be one value of 1 to 255 visible ASCII characters (a UUID, for example)',
+    );
   }
   return header;
 }
 
 /** The idempotency request of a key, scoped to its API key; `parts` (route, parameters, body) make its fingerprint. */
-export function idempotencyRequest(key: string | undefined, apiKeyId: string, ...parts: unknown[]): IdempotencyRequest | undefined {
+export function idempotencyRequest(
+  key: string | undefined,
+  apiKeyId: string,
+  ...parts: unknown[]
+): IdempotencyRequest | undefined {
   if (key === undefined) return undefined;
   const fingerprint = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   return { apiKeyId, key, fingerprint };

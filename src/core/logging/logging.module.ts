@@ -76,7 +76,10 @@ export function createLogging(config: AppConfig, stream?: DestinationStream): Lo
   // lines) or 250 ms have gathered, then written in one write (a write per request cost 12-14 us,
   // 5 % of a create one's CPU); pino flushes what is buffered when the process exits, so only a
   // SIGKILL can lose the last lines (at most 250 ms of them)
-  const logger = pino(options, stream ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  const logger = pino(
+    options,
+    stream ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS }),
+  );
   return {
     logger,
     httpLogger: requestLogger(logger),

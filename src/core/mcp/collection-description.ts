@@ -7,7 +7,11 @@ import { CollectionMeta } from '../model/collection-meta';
 export function collectionSummary(meta: CollectionMeta) {
   const label = meta.def.labelIdentifier ? `, labelled by ${meta.def.labelIdentifier}` : '';
   const search = meta.searchable ? ', searchable' : '';
-  return { name: meta.plural, singular: meta.def.singular, description: `${meta.fields.length} fields, ${meta.manyToOne.length + meta.oneToMany.length} relations${label}${search}` };
+  return {
+    name: meta.plural,
+    singular: meta.def.singular,
+    description: `${meta.fields.length} fields, ${meta.manyToOne.length + meta.oneToMany.length} relations${label}${search}`,
+  };
 }
 
 function fieldDescription(field: DeclaredField) {
@@ -18,7 +22,9 @@ function fieldDescription(field: DeclaredField) {
     required: isRequired(field),
     nullable: field.nullable === true,
     ...(field.options ? { options: [...field.options] } : {}),
-    ...(isComposite(field.type) ? { subFields: subFieldsOf(field.type).map((s) => ({ name: s.name, type: s.type })) } : {}),
+    ...(isComposite(field.type)
+      ? { subFields: subFieldsOf(field.type).map((s) => ({ name: s.name, type: s.type })) }
+      : {}),
     ...(field.description ? { description: field.description } : {}),
   };
 }
@@ -29,11 +35,26 @@ function fieldDescription(field: DeclaredField) {
  * required on create; the server-owned fields; the relations to follow with `depth` or in paths.
  */
 export function describeCollection(meta: CollectionMeta) {
-  const owned = ['id', 'createdAt', 'updatedAt', 'deletedAt'].map((name) => ({ name, type: name === 'id' ? 'UUID' : 'DATE_TIME', writable: name === 'id', required: false, nullable: name === 'deletedAt' }));
+  const owned = ['id', 'createdAt', 'updatedAt', 'deletedAt'].map((name) => ({
+    name,
+    type: name === 'id' ? 'UUID' : 'DATE_TIME',
+    writable: name === 'id',
+    required: false,
+    nullable: name === 'deletedAt',
+  }));
   return {
     name: meta.plural,
     singular: meta.def.singular,
-    fields: [...owned, ...meta.fields.filter((f) => !f.writeOnly).map(fieldDescription), ...meta.fields.filter((f) => f.writeOnly).map((f) => ({ ...fieldDescription(f), writeOnly: true }))],
-    relations: [...meta.manyToOne, ...meta.oneToMany].map((r) => ({ name: r.name, target: r.target, kind: r.kind, joinColumn: r.joinColumn })),
+    fields: [
+      ...owned,
+      ...meta.fields.filter((f) => !f.writeOnly).map(fieldDescription),
+      ...meta.fields.filter((f) => f.writeOnly).map((f) => ({ ...fieldDescription(f), writeOnly: true })),
+    ],
+    relations: [...meta.manyToOne, ...meta.oneToMany].map((r) => ({
+      name: r.name,
+      target: r.target,
+      kind: r.kind,
+      joinColumn: r.joinColumn,
+    })),
   };
 }

@@ -74,7 +74,14 @@ export class McpToolRunner {
         const meta = this.collection(args);
         const query = parseListQuery(
           meta,
-          { filter: args.string('filter'), order_by: args.string('order_by'), limit: args.integerText('limit'), starting_after: args.string('cursor'), fields: args.namesText('fields'), depth: args.integerText('depth') },
+          {
+            filter: args.string('filter'),
+            order_by: args.string('order_by'),
+            limit: args.integerText('limit'),
+            starting_after: args.string('cursor'),
+            fields: args.namesText('fields'),
+            depth: args.integerText('depth'),
+          },
           this.config,
           this.keys.cursorKey,
         );
@@ -84,7 +91,11 @@ export class McpToolRunner {
       case 'get_record': {
         const args = new ToolArguments(raw, ['collection', 'id', 'depth', 'fields']);
         const meta = this.collection(args);
-        const { record } = await this.reads.findOne(meta, this.id(args), parseShape(meta, { depth: args.integerText('depth'), fields: args.namesText('fields') }));
+        const { record } = await this.reads.findOne(
+          meta,
+          this.id(args),
+          parseShape(meta, { depth: args.integerText('depth'), fields: args.namesText('fields') }),
+        );
         return { record };
       }
       case 'create_records':
@@ -94,28 +105,70 @@ export class McpToolRunner {
         const meta = this.collection(args);
         const data = validateRecord(meta.def.update, args.raw('data'), false, this.config.maxBodyDepth);
         if (!data.ok) throw badRequest(data.messages);
-        if (this.target(args) === 'id') return { records: [(await this.writes.updateOne(meta, this.id(args), data.value, { depth: 0 }, actor)).record] };
-        return { records: await this.bulk.updateMany(meta, parseBulkQuery(meta, { filter: args.string('filter'), depth: '0' }, this.config.maxFilterDepth), data.value, actor) };
+        if (this.target(args) === 'id')
+          return {
+            records: [(await this.writes.updateOne(meta, this.id(args), data.value, { depth: 0 }, actor)).record],
+          };
+        return {
+          records: await this.bulk.updateMany(
+            meta,
+            parseBulkQuery(meta, { filter: args.string('filter'), depth: '0' }, this.config.maxFilterDepth),
+            data.value,
+            actor,
+          ),
+        };
       }
       case 'delete_records': {
         const args = new ToolArguments(raw, ['collection', 'id', 'filter', 'soft']);
         const meta = this.collection(args);
         const soft = args.boolean('soft');
-        if (this.target(args) === 'id') return { records: [await this.writes.deleteOne(meta, this.id(args), soft, actor)] };
-        return { records: await this.bulk.deleteMany(meta, parseBulkQuery(meta, { filter: args.string('filter'), depth: '0' }, this.config.maxFilterDepth), soft, actor) };
+        if (this.target(args) === 'id')
+          return { records: [await this.writes.deleteOne(meta, this.id(args), soft, actor)] };
+        return {
+          records: await this.bulk.deleteMany(
+            meta,
+            parseBulkQuery(meta, { filter: args.string('filter'), depth: '0' }, this.config.maxFilterDepth),
+            soft,
+            actor,
+          ),
+        };
       }
       case 'search_records': {
         const args = new ToolArguments(raw, ['query', 'objects', 'limit', 'cursor']);
-        const query = parseSearchQuery(this.catalog, { query: args.string('query', true), objects: args.namesText('objects'), limit: args.integerText('limit'), starting_after: args.string('cursor') }, this.keys.cursorKey);
+        const query = parseSearchQuery(
+          this.catalog,
+          {
+            query: args.string('query', true),
+            objects: args.namesText('objects'),
+            limit: args.integerText('limit'),
+            starting_after: args.string('cursor'),
+          },
+          this.keys.cursorKey,
+        );
         const { results, pageInfo } = await this.searches.search(query);
         return { results, pageInfo };
       }
       case 'group_by': {
-        const args = new ToolArguments(raw, ['collection', 'group_by', 'aggregate', 'filter', 'order_by', 'limit', 'timezone']);
+        const args = new ToolArguments(raw, [
+          'collection',
+          'group_by',
+          'aggregate',
+          'filter',
+          'order_by',
+          'limit',
+          'timezone',
+        ]);
         const meta = this.collection(args);
         const query = parseGroupByQuery(
           meta,
-          { group_by: args.jsonText('group_by'), aggregate: args.jsonText('aggregate'), filter: args.string('filter'), order_by: args.jsonText('order_by'), limit: args.integerText('limit'), timezone: args.string('timezone') },
+          {
+            group_by: args.jsonText('group_by'),
+            aggregate: args.jsonText('aggregate'),
+            filter: args.string('filter'),
+            order_by: args.jsonText('order_by'),
+            limit: args.integerText('limit'),
+            timezone: args.string('timezone'),
+          },
           this.config.maxFilterDepth,
         );
         return { groups: await this.groups.groupBy(meta, query) };
@@ -128,10 +181,23 @@ export class McpToolRunner {
   private async create(args: ToolArguments, actor: RequestActor): Promise<Result> {
     const meta = this.collection(args);
     const upsert = args.boolean('upsert');
-    const records = validateRecordArray(upsert ? meta.def.update : meta.def.create, args.raw('records'), this.config.batchMax, this.config.maxBodyDepth);
-    const idempotency = idempotencyRequest(parseIdempotencyKey(args.string('idempotencyKey')), actor.apiKeyId, `mcp create_records ${meta.plural}`, upsert, records);
+    const records = validateRecordArray(
+      upsert ? meta.def.update : meta.def.create,
+      args.raw('records'),
+      this.config.batchMax,
+      this.config.maxBodyDepth,
+    );
+    const idempotency = idempotencyRequest(
+      parseIdempotencyKey(args.string('idempotencyKey')),
+      actor.apiKeyId,
+      `mcp create_records ${meta.plural}`,
+      upsert,
+      records,
+    );
     const options = { indexed: true, idempotency };
-    const result = upsert ? await this.upserts.upsert(meta, records, { depth: 0 }, actor, options) : await this.writes.create(meta, records, { depth: 0 }, actor, options);
+    const result = upsert
+      ? await this.upserts.upsert(meta, records, { depth: 0 }, actor, options)
+      : await this.writes.create(meta, records, { depth: 0 }, actor, options);
     return { records: result.records };
   }
 }

@@ -11,21 +11,36 @@ const FILTER =
   'Filter, REST grammar: field[op]:value joined by commas (AND), or(...), and(...), not(...). Ops: eq neq in gt gte lt lte ' +
   'startsWith endsWith like ilike containsAny is(NULL|NOT_NULL). Sub-fields and relations by dot. Example: ' +
   'and(stage[eq]:NEW,company.employees[gt]:100)';
-const ORDER_BY = 'Sort keys field[AscNullsFirst|AscNullsLast|DescNullsFirst|DescNullsLast], comma separated. Example: createdAt[DescNullsLast]';
+const ORDER_BY =
+  'Sort keys field[AscNullsFirst|AscNullsLast|DescNullsFirst|DescNullsLast], comma separated. Example: createdAt[DescNullsLast]';
 const DEPTH = 'Relations to include: 0 none, 1 (default) related records, 2 their relations too';
 
 /** The tool definitions, with `collection` restricted to the collections served. */
 export function toolDefinitions(collections: string[], searchable: string[]): ToolDefinition[] {
-  const collection = { type: 'string', enum: collections, description: 'Collection (plural name), see list_collections' };
+  const collection = {
+    type: 'string',
+    enum: collections,
+    description: 'Collection (plural name), see list_collections',
+  };
   const id = { type: 'string', format: 'uuid', description: 'Record id' };
   const fields = { type: 'array', items: { type: 'string' }, description: 'Top-level fields to return (id always)' };
   const depth = { type: 'integer', enum: [0, 1, 2], description: DEPTH };
-  const object = (properties: Record<string, Schema>, required: string[] = []) => ({ type: 'object' as const, properties, required, additionalProperties: false });
+  const object = (properties: Record<string, Schema>, required: string[] = []) => ({
+    type: 'object' as const,
+    properties,
+    required,
+    additionalProperties: false,
+  });
   return [
-    { name: 'list_collections', description: 'The collections of this CRM: names and a one-line description each.', inputSchema: object({}) },
+    {
+      name: 'list_collections',
+      description: 'The collections of this CRM: names and a one-line description each.',
+      inputSchema: object({}),
+    },
     {
       name: 'describe_collection',
-      description: 'The fields of one collection (type, select options, composite sub-fields, required on create) and its relations.',
+      description:
+        'The fields of one collection (type, select options, composite sub-fields, required on create) and its relations.',
       inputSchema: object({ collection }, ['collection']),
     },
     {
@@ -44,16 +59,30 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
         ['collection'],
       ),
     },
-    { name: 'get_record', description: 'One record by id.', inputSchema: object({ collection, id, depth, fields }, ['collection', 'id']) },
+    {
+      name: 'get_record',
+      description: 'One record by id.',
+      inputSchema: object({ collection, id, depth, fields }, ['collection', 'id']),
+    },
     {
       name: 'create_records',
-      description: 'Create 1 to 200 records atomically (fields as describe_collection lists them). upsert: match by id and unique fields, update a match, create the rest.',
+      description:
+        'Create 1 to 200 records atomically (fields as describe_collection lists them). upsert: match by id and unique fields, update a match, create the rest.',
       inputSchema: object(
         {
           collection,
-          records: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'object' }, description: 'Records, e.g. [{"name":{"firstName":"Ada","lastName":"Lovelace"}}]' },
+          records: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 200,
+            items: { type: 'object' },
+            description: 'Records, e.g. [{"name":{"firstName":"Ada","lastName":"Lovelace"}}]',
+          },
           upsert: { type: 'boolean', default: false },
-          idempotencyKey: { type: 'string', description: 'Makes a retry safe: the same key replays the first answer for 24 h' },
+          idempotencyKey: {
+            type: 'string',
+            description: 'Makes a retry safe: the same key replays the first answer for 24 h',
+          },
         },
         ['collection', 'records'],
       ),
@@ -61,12 +90,24 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
     {
       name: 'update_records',
       description: `Update one record (id) or every record a filter matches (filter, at most 10,000), with the fields in data (partial). ${FILTER}`,
-      inputSchema: object({ collection, data: { type: 'object', description: 'Fields to change' }, id, filter: { type: 'string', description: FILTER } }, ['collection', 'data']),
+      inputSchema: object(
+        {
+          collection,
+          data: { type: 'object', description: 'Fields to change' },
+          id,
+          filter: { type: 'string', description: FILTER },
+        },
+        ['collection', 'data'],
+      ),
     },
     {
       name: 'delete_records',
-      description: 'Delete one record (id) or every record a filter matches (filter); soft: true keeps them restorable.',
-      inputSchema: object({ collection, id, filter: { type: 'string', description: FILTER }, soft: { type: 'boolean', default: false } }, ['collection']),
+      description:
+        'Delete one record (id) or every record a filter matches (filter); soft: true keeps them restorable.',
+      inputSchema: object(
+        { collection, id, filter: { type: 'string', description: FILTER }, soft: { type: 'boolean', default: false } },
+        ['collection'],
+      ),
     },
     {
       name: 'search_records',

@@ -35,7 +35,10 @@ export class McpController {
     catalog: CollectionCatalog,
   ) {
     const all = catalog.all();
-    this.tools = toolDefinitions(all.map((m) => m.plural), all.filter((m) => m.searchable).map((m) => m.plural));
+    this.tools = toolDefinitions(
+      all.map((m) => m.plural),
+      all.filter((m) => m.searchable).map((m) => m.plural),
+    );
   }
 
   private async call(name: string, args: unknown, actor: RequestActor): Promise<CallToolResult> {
@@ -53,7 +56,9 @@ export class McpController {
   private server(actor: RequestActor): Server {
     const server = new Server({ name: 'crm-record-service', version }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => this.call(request.params.name, request.params.arguments ?? {}, actor));
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      this.call(request.params.name, request.params.arguments ?? {}, actor),
+    );
     return server;
   }
 

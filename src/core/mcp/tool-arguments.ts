@@ -10,7 +10,10 @@ export class ToolArguments {
   constructor(raw: unknown, known: readonly string[]) {
     this.values = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     const unknown = Object.keys(this.values).filter((k) => !known.includes(k));
-    if (unknown.length) throw new QueryError(`Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this tool takes ${known.join(', ') || 'none'}`);
+    if (unknown.length)
+      throw new QueryError(
+        `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this tool takes ${known.join(', ') || 'none'}`,
+      );
   }
 
   has(name: string): boolean {
@@ -53,13 +56,18 @@ export class ToolArguments {
     const value = this.values[name];
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'string') return value;
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new QueryError(`${name} must be an array of names`);
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+      throw new QueryError(`${name} must be an array of names`);
     return value.join(',');
   }
 
   /** A JSON value (group_by, aggregate, order_by of group_by) as the JSON text of the REST parameter. */
   jsonText(name: string): string | undefined {
     const value = this.values[name];
-    return value === undefined || value === null ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+    return value === undefined || value === null
+      ? undefined
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
   }
 }

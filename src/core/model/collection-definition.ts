@@ -15,7 +15,7 @@ export interface CollectionDefinition {
   pascal: string;
   pascalPlural: string;
   /** TypeORM entity derived with `@RecordEntity`. */
-  entity: Function;
+  entity: Type;
   /** The three schema variants, bound as values (never through generic type parameters). */
   create: Type<object>;
   update: Type<object>;

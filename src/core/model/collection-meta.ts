@@ -74,7 +74,13 @@ export class CollectionMeta implements QueryTarget {
       // secrets are neither filterable nor sortable: no probing of write-only or encrypted values
       if (col.field.writeOnly || col.field.encrypted) continue;
       const path = col.sub ? `${col.field.name}.${col.sub.name}` : col.field.name;
-      this.paths.set(path, { path, column: col.column, type: col.type as ColumnRef['type'], options: col.options, nullable: col.nullable });
+      this.paths.set(path, {
+        path,
+        column: col.column,
+        type: col.type as ColumnRef['type'],
+        options: col.options,
+        nullable: col.nullable,
+      });
     }
   }
 
@@ -86,7 +92,8 @@ export class CollectionMeta implements QueryTarget {
   resolve(path: string[]): ColumnRef {
     const ref = this.paths.get(path.join('.'));
     if (ref) return ref;
-    const relation = path.length > 1 ? [...this.manyToOne, ...this.oneToMany].find((r) => r.name === path[0]) : undefined;
+    const relation =
+      path.length > 1 ? [...this.manyToOne, ...this.oneToMany].find((r) => r.name === path[0]) : undefined;
     if (relation) return this.resolveThrough(relation, path);
     const [name, sub] = path;
     const field = this.fieldByName.get(name);
@@ -107,10 +114,16 @@ export class CollectionMeta implements QueryTarget {
       leaf = relation.targetMeta!.resolve(path.slice(1));
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      throw new QueryError(`field '${path.join('.')}' does not exist in '${this.def.singular}' object (${error.message})`);
+      throw new QueryError(
+        `field '${path.join('.')}' does not exist in '${this.def.singular}' object (${error.message})`,
+      );
     }
-    const hops = [{ kind: relation.kind, table: relation.targetMeta!.table, joinColumn: relation.joinColumn }, ...(leaf.hops ?? [])];
-    if (hops.length > MAX_RELATION_HOPS) throw new QueryError(`'${path.join('.')}' goes through more than ${MAX_RELATION_HOPS} relations`);
+    const hops = [
+      { kind: relation.kind, table: relation.targetMeta!.table, joinColumn: relation.joinColumn },
+      ...(leaf.hops ?? []),
+    ];
+    if (hops.length > MAX_RELATION_HOPS)
+      throw new QueryError(`'${path.join('.')}' goes through more than ${MAX_RELATION_HOPS} relations`);
     return { ...leaf, path: path.join('.'), hops };
   }
 

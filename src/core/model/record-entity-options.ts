@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 /** How a collection's table is declared: read by the model (table name) and by the entity decorator. */
 
 /**
@@ -14,7 +15,7 @@ export interface RecordEntityOptions {
   /** Table name (the singular name, as Twenty names its tables). */
   table: string;
   /** The create DTO: the one declaration of the collection's writable fields. */
-  fields: Function;
+  fields: Type;
   /** Field paths concatenated into the generated `searchVector` tsvector column. */
   searchVector?: string[];
   indexes?: IndexSpec[];
@@ -22,7 +23,7 @@ export interface RecordEntityOptions {
 
 export const RECORD_ENTITY_KEY = Symbol('crm:record-entity');
 
-export function recordEntityOptions(entity: Function): RecordEntityOptions {
+export function recordEntityOptions(entity: Type): RecordEntityOptions {
   const options = Reflect.getOwnMetadata(RECORD_ENTITY_KEY, entity);
   if (!options) throw new Error(`${entity.name} is not decorated with @RecordEntity`);
   return options;

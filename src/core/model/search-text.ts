@@ -13,5 +13,8 @@ const PLAIN = new Map([...SEARCH_ACCENTS.from].map((c, i) => [c, SEARCH_ACCENTS.
 
 /** A search term as the vectors hold words: without accents, lower case. */
 export function plainSearchText(text: string): string {
-  return [...text].map((c) => PLAIN.get(c) ?? c).join('').toLowerCase();
+  return [...text]
+    .map((c) => PLAIN.get(c) ?? c)
+    .join('')
+    .toLowerCase();
 }

@@ -13,7 +13,11 @@ export class CrudOperationDocs {
   }
 
   envelope(key: string, value: Schema): Schema {
-    return { type: 'object', required: ['data'], properties: { data: { type: 'object', required: [key], properties: { [key]: value } } } };
+    return {
+      type: 'object',
+      required: ['data'],
+      properties: { data: { type: 'object', required: [key], properties: { [key]: value } } },
+    };
   }
 
   operation(operationId: string, summary: string): MethodDecorator {
@@ -43,12 +47,17 @@ export class CrudOperationDocs {
           type: 'object',
           required: ['data', 'pageInfo', 'totalCount'],
           properties: {
-            data: { type: 'object', required: [this.def.plural], properties: { [this.def.plural]: { type: 'array', items: this.record } } },
+            data: {
+              type: 'object',
+              required: [this.def.plural],
+              properties: { [this.def.plural]: { type: 'array', items: this.record } },
+            },
             pageInfo: { $ref: getSchemaPath(PageInfoSchema) },
             totalCount: {
               type: 'integer',
               nullable: true,
-              description: 'Rows matching the filter, ignoring limit (estimated with Prefer: count=estimated, null with count=none)',
+              description:
+                'Rows matching the filter, ignoring limit (estimated with Prefer: count=estimated, null with count=none)',
             },
           },
         },
@@ -76,7 +85,9 @@ export class CrudOperationDocs {
       this.operation(`createMany${this.def.pascalPlural}`, `Create (or upsert) many ${this.def.plural} (atomic)`),
       query('depth', 'upsert'),
       idempotencyKey,
-      ApiBody({ schema: { type: 'array', items: { $ref: getSchemaPath(this.def.create) }, minItems: 1, maxItems: 200 } }),
+      ApiBody({
+        schema: { type: 'array', items: { $ref: getSchemaPath(this.def.create) }, minItems: 1, maxItems: 200 },
+      }),
       ApiResponse({
         status: 201,
         description: 'The created records, in input order',
@@ -90,7 +101,12 @@ export class CrudOperationDocs {
       idParam,
       this.operation(`findOne${this.def.pascal}`, `Get one ${this.def.singular}`),
       query('depth', 'fields'),
-      ApiResponse({ status: 200, description: 'The record', headers: etagHeader, schema: this.envelope(this.def.singular, this.record) }),
+      ApiResponse({
+        status: 200,
+        description: 'The record',
+        headers: etagHeader,
+        schema: this.envelope(this.def.singular, this.record),
+      }),
       errors(400, 401, 404, 429),
     );
 
@@ -113,7 +129,10 @@ export class CrudOperationDocs {
   deleteOne = () =>
     applyDecorators(
       idParam,
-      this.operation(`deleteOne${this.def.pascal}`, `Delete one ${this.def.singular} (hard, or soft with soft_delete=true)`),
+      this.operation(
+        `deleteOne${this.def.pascal}`,
+        `Delete one ${this.def.singular} (hard, or soft with soft_delete=true)`,
+      ),
       query('soft_delete'),
       ifMatch,
       ApiResponse({

@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ANY_JSON } from '../fields/define-field';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema node, walked generically
 type Schema = Record<string, any>;
 
 /**
@@ -55,7 +56,7 @@ function isClosedRecordSchema(name: string, schema: Schema): boolean {
  * (`additionalProperties: false`, so a response with an undocumented field fails validation),
  * and the extra sections given (webhooks).
  */
-export function toOpenApi31(doc: OpenAPIObject, extra: Record<string, unknown> = {}): Record<string, any> {
+export function toOpenApi31(doc: OpenAPIObject, extra: Record<string, unknown> = {}): Schema {
   const converted = convertSchema(doc as unknown as Schema);
   for (const [name, schema] of Object.entries((converted.components?.schemas ?? {}) as Record<string, Schema>)) {
     if (isClosedRecordSchema(name, schema)) schema.additionalProperties = false;

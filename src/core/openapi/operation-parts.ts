@@ -23,12 +23,17 @@ export function errors(...statuses: number[]): MethodDecorator {
     503: 'Database unavailable; retry later (see Retry-After)',
   };
   return applyDecorators(
-    ...[...statuses, 414, 503].map((status) => ApiResponse({ status, description: descriptions[status], schema: errorRef })),
+    ...[...statuses, 414, 503].map((status) =>
+      ApiResponse({ status, description: descriptions[status], schema: errorRef }),
+    ),
   );
 }
 
 export const etagHeader = {
-  ETag: { description: 'Version of the record (changes with every change); send it back in If-Match', schema: { type: 'string' } },
+  ETag: {
+    description: 'Version of the record (changes with every change); send it back in If-Match',
+    schema: { type: 'string' },
+  },
 };
 
 export const idempotencyKey = ApiHeader({
@@ -44,7 +49,8 @@ export const idempotencyKey = ApiHeader({
 export const ifMatch = ApiHeader({
   name: 'If-Match',
   required: false,
-  description: 'Optimistic concurrency: the ETag read with the record (or *). When the record has changed since, 412 and nothing is written.',
+  description:
+    'Optimistic concurrency: the ETag read with the record (or *). When the record has changed since, 412 and nothing is written.',
   schema: { type: 'string' },
 });
 

@@ -2,12 +2,16 @@
 export const QUERY_PARAMETER_DOCS = {
   filter: {
     description:
-      "Conditions `field[op]:value`, combined with `and(...)`, `or(...)`, `not(...)`; a top-level comma list means AND. " +
+      'Conditions `field[op]:value`, combined with `and(...)`, `or(...)`, `not(...)`; a top-level comma list means AND. ' +
       'Operators: eq, neq, in, containsAny, is, gt, gte, lt, lte, startsWith, endsWith, like, ilike. ' +
       'Composite sub-fields by dot (`name.firstName`). Values may be quoted with "..." or \'...\' ' +
       '(escapes \\" \\\' \\\\); `in`/`containsAny` take `[a,b]`; `is` takes NULL or NOT_NULL; ' +
       'like/ilike use % wildcards. Soft-deleted records are hidden unless the filter names deletedAt.',
-    schema: { type: 'string', maxLength: 16384, examples: ['or(name.firstName[ilike]:"%jo%",city[in]:["Paris","Lyon"])'] },
+    schema: {
+      type: 'string',
+      maxLength: 16384,
+      examples: ['or(name.firstName[ilike]:"%jo%",city[in]:["Paris","Lyon"])'],
+    },
   },
   order_by: {
     description:

@@ -22,10 +22,13 @@ export function RecordResponse(create: Type<object>): Type<object> {
   }
   ApiProperty({ type: 'string', format: 'date-time', required: false })(proto, 'createdAt');
   ApiProperty({ type: 'string', format: 'date-time', required: false })(proto, 'updatedAt');
-  ApiProperty({ type: 'string', format: 'date-time', nullable: true, required: false, description: 'Set when soft-deleted' })(
-    proto,
-    'deletedAt',
-  );
+  ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    required: false,
+    description: 'Set when soft-deleted',
+  })(proto, 'deletedAt');
   return RecordResponseBase;
 }
 

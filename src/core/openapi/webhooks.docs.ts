@@ -12,10 +12,25 @@ export const WEBHOOK_DOCS = {
         'Delivery is at least once: de-duplicate with X-Delivery-Id. Answer 2xx; network errors, timeouts (5 s), ' +
         '5xx and 429 are retried with backoff (about 1 s, 5 s, 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h).',
       parameters: [
-        { name: 'X-Twenty-Webhook-Timestamp', in: 'header', required: true, schema: { type: 'string', description: 'Milliseconds since the epoch' } },
-        { name: 'X-Twenty-Webhook-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        {
+          name: 'X-Twenty-Webhook-Timestamp',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', description: 'Milliseconds since the epoch' },
+        },
+        {
+          name: 'X-Twenty-Webhook-Signature',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
         { name: 'X-Twenty-Webhook-Nonce', in: 'header', required: true, schema: { type: 'string' } },
-        { name: 'X-Delivery-Id', in: 'header', required: true, schema: { type: 'string', format: 'uuid', description: 'Stable across retries of one delivery' } },
+        {
+          name: 'X-Delivery-Id',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', format: 'uuid', description: 'Stable across retries of one delivery' },
+        },
       ],
       requestBody: {
         required: true,
@@ -27,11 +42,19 @@ export const WEBHOOK_DOCS = {
               properties: {
                 targetUrl: { type: 'string', format: 'uri' },
                 eventName: { type: 'string', examples: ['person.created'] },
-                objectMetadata: { type: 'object', required: ['nameSingular'], properties: { nameSingular: { type: 'string' } } },
+                objectMetadata: {
+                  type: 'object',
+                  required: ['nameSingular'],
+                  properties: { nameSingular: { type: 'string' } },
+                },
                 workspaceId: { type: 'null', description: 'This service has no workspaces' },
                 webhookId: { type: 'string', format: 'uuid' },
                 eventDate: { type: 'string', format: 'date-time' },
-                record: { type: 'object', description: 'The record after the change (before it, for deleted and destroyed), at depth 0; secrets redacted' },
+                record: {
+                  type: 'object',
+                  description:
+                    'The record after the change (before it, for deleted and destroyed), at depth 0; secrets redacted',
+                },
                 updatedFields: { type: 'array', items: { type: 'string' }, description: 'For updated events' },
               },
             },

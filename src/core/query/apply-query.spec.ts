@@ -22,7 +22,8 @@ const target: QueryTarget = {
 };
 
 /** Every $n used in the SQL, to check that each bound parameter is used exactly as numbered. */
-const placeholders = (sql: string) => [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+const placeholders = (sql: string) =>
+  [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
 
 describe('filterSql', () => {
   it('binds values and quotes columns from metadata only', () => {
@@ -48,20 +49,30 @@ describe('filterSql', () => {
 describe('ORDER BY', () => {
   it('writes no NULLS clause on NOT NULL columns, so that the (key, id) index serves every direction', () => {
     for (const direction of ['AscNullsFirst', 'AscNullsLast']) {
-      expect(orderBySql(resolveSort(target, parseOrderBy(`createdAt[${direction}]`)))).toBe('"createdAt" ASC, "id" ASC');
+      expect(orderBySql(resolveSort(target, parseOrderBy(`createdAt[${direction}]`)))).toBe(
+        '"createdAt" ASC, "id" ASC',
+      );
     }
     for (const direction of ['DescNullsFirst', 'DescNullsLast']) {
-      expect(orderBySql(resolveSort(target, parseOrderBy(`createdAt[${direction}]`)))).toBe('"createdAt" DESC, "id" DESC');
+      expect(orderBySql(resolveSort(target, parseOrderBy(`createdAt[${direction}]`)))).toBe(
+        '"createdAt" DESC, "id" DESC',
+      );
     }
     expect(orderBySql(resolveSort(target, parseOrderBy('createdAt')))).toBe('"createdAt" ASC, "id" ASC');
     expect(orderBySql(resolveSort(target, parseOrderBy('id')))).toBe('"id" ASC');
-    expect(orderBySql(resolveSort(target, parseOrderBy('createdAt[DescNullsLast],id[DescNullsFirst]')))).toBe('"createdAt" DESC, "id" DESC');
+    expect(orderBySql(resolveSort(target, parseOrderBy('createdAt[DescNullsLast],id[DescNullsFirst]')))).toBe(
+      '"createdAt" DESC, "id" DESC',
+    );
   });
 
   it('keeps the placement asked for on nullable columns; id follows the last key and flips with it', () => {
     expect(orderBySql(resolveSort(target, parseOrderBy('employees')))).toBe('"employees" ASC NULLS FIRST, "id" ASC');
-    expect(orderBySql(resolveSort(target, parseOrderBy('employees[DescNullsLast]')))).toBe('"employees" DESC NULLS LAST, "id" DESC');
-    expect(orderBySql(reverseSort(resolveSort(target, parseOrderBy('employees[DescNullsLast]'))))).toBe('"employees" ASC NULLS FIRST, "id" ASC');
+    expect(orderBySql(resolveSort(target, parseOrderBy('employees[DescNullsLast]')))).toBe(
+      '"employees" DESC NULLS LAST, "id" DESC',
+    );
+    expect(orderBySql(reverseSort(resolveSort(target, parseOrderBy('employees[DescNullsLast]'))))).toBe(
+      '"employees" ASC NULLS FIRST, "id" ASC',
+    );
     expect(orderBySql(resolveSort(target, parseOrderBy('name[DescNullsLast],employees[AscNullsLast]')))).toBe(
       '"name" DESC, "employees" ASC NULLS LAST, "id" ASC',
     );
@@ -102,18 +113,24 @@ describe('keyset pagination SQL', () => {
     const back = reverseSort(resolveSort(target, parseOrderBy('employees[DescNullsLast]')));
     expect(keysetSql(back, [5, 'id-1'], new SqlParams())).toBe('("employees", "id") > ($1, $2)');
     const two = resolveSort(target, parseOrderBy('name.firstName[AscNullsFirst],employees[AscNullsFirst]'));
-    expect(keysetSql(two, ['a', 2, 'id-1'], new SqlParams())).toBe('("nameFirstName", "employees", "id") > ($1, $2, $3)');
+    expect(keysetSql(two, ['a', 2, 'id-1'], new SqlParams())).toBe(
+      '("nameFirstName", "employees", "id") > ($1, $2, $3)',
+    );
   });
 
   it('places NULLs after a non-null cursor value when the sort puts them last', () => {
     const keys = resolveSort(target, parseOrderBy('employees[AscNullsLast]'));
-    expect(keysetSql(keys, [5, 'id-1'], new SqlParams())).toBe('(("employees", "id") > ($1, $2) OR "employees" IS NULL)');
+    expect(keysetSql(keys, [5, 'id-1'], new SqlParams())).toBe(
+      '(("employees", "id") > ($1, $2) OR "employees" IS NULL)',
+    );
     expect(keysetSql(keys, [null, 'id-1'], new SqlParams())).toBe('("employees" IS NULL AND "id" > $1)');
   });
 
   it('puts every non-null value after a NULL cursor value when the sort puts NULLs first', () => {
     const keys = resolveSort(target, parseOrderBy('employees[DescNullsFirst]'));
-    expect(keysetSql(keys, [null, 'id-1'], new SqlParams())).toBe('("employees" IS NOT NULL OR ("employees" IS NULL AND "id" < $1))');
+    expect(keysetSql(keys, [null, 'id-1'], new SqlParams())).toBe(
+      '("employees" IS NOT NULL OR ("employees" IS NULL AND "id" < $1))',
+    );
     expect(keysetSql(keys, [4, 'id-1'], new SqlParams())).toBe('("employees", "id") < ($1, $2)');
   });
 

@@ -33,14 +33,23 @@ const COMPARISON: Partial<Record<FilterOperator, string>> = {
   ilike: 'ILIKE',
 };
 
-function predicateSql(target: QueryTarget, node: Extract<FilterNode, { kind: 'predicate' }>, params: SqlParams): string {
+function predicateSql(
+  target: QueryTarget,
+  node: Extract<FilterNode, { kind: 'predicate' }>,
+  params: SqlParams,
+): string {
   const ref = target.resolve(node.path);
   checkOperator(ref, node.operator);
   if (!ref.hops) return leafSql(ref, q(ref.column), node, params);
   return throughRelations(target, ref.hops, leafSql(ref, `r${ref.hops.length}.${q(ref.column)}`, node, params));
 }
 
-function leafSql(ref: ColumnRef, column: string, node: Extract<FilterNode, { kind: 'predicate' }>, params: SqlParams): string {
+function leafSql(
+  ref: ColumnRef,
+  column: string,
+  node: Extract<FilterNode, { kind: 'predicate' }>,
+  params: SqlParams,
+): string {
   const { operator, value } = node;
   const isList = operator === 'in' || operator === 'containsAny';
   if (isList !== (value.kind === 'list')) {
@@ -135,7 +144,12 @@ export function resolveSort(target: QueryTarget, keys: SortKey[]): ResolvedSortK
       throw new QueryError(`Cannot order by '${ref.path}': order_by follows many-to-one relations only`);
     }
     // a record without the related record sorts as a null, whatever the column's own nullability
-    return { ref: { ...ref, nullable: true }, descending: key.descending, nullsFirst: key.nullsFirst, related: { sql: relatedValueSql(target, ref), output: `__sort${i}` } };
+    return {
+      ref: { ...ref, nullable: true },
+      descending: key.descending,
+      nullsFirst: key.nullsFirst,
+      related: { sql: relatedValueSql(target, ref), output: `__sort${i}` },
+    };
   });
   if (!resolved.some((k) => !k.related && k.ref.column === 'id')) {
     const last = resolved[resolved.length - 1];
@@ -172,7 +186,9 @@ export function orderBySql(keys: ResolvedSortKey[]): string {
  * rows with a NULL key: right when the sort puts NULLs first, wrong when it puts them last.
  */
 function rowComparable(keys: ResolvedSortKey[], values: unknown[]): boolean {
-  return keys.every((k, i) => k.descending === keys[0].descending && values[i] !== null && (!k.ref.nullable || k.nullsFirst));
+  return keys.every(
+    (k, i) => k.descending === keys[0].descending && values[i] !== null && (!k.ref.nullable || k.nullsFirst),
+  );
 }
 
 function rowComparison(keys: ResolvedSortKey[], values: unknown[], params: SqlParams): string {

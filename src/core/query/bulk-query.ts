@@ -12,7 +12,11 @@ export interface BulkQuery extends Shape {
  * `filter` (mandatory: a write over a whole collection must be asked for explicitly, e.g.
  * `id[is]:NOT_NULL`), `depth` and `fields` of a bulk request.
  */
-export function parseBulkQuery(meta: CollectionMeta, params: { filter?: string; depth?: string; fields?: string }, maxFilterDepth: number): BulkQuery {
+export function parseBulkQuery(
+  meta: CollectionMeta,
+  params: { filter?: string; depth?: string; fields?: string },
+  maxFilterDepth: number,
+): BulkQuery {
   if (params.filter === undefined || params.filter.trim() === '') throw new QueryError('filter is required');
   const filter = parseFilter(params.filter, maxFilterDepth);
   return { ...parseShape(meta, params), filter };

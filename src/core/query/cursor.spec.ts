@@ -17,7 +17,9 @@ describe('cursors', () => {
     expect(() => decodeCursor(key, `${tampered}.${sig}`, payload.s, 3)).toThrow('Invalid cursor');
     expect(() => decodeCursor(Buffer.alloc(32, 2), token, payload.s, 3)).toThrow('Invalid cursor');
     const flipped = sig[5] === 'A' ? 'B' : 'A';
-    expect(() => decodeCursor(key, `${body}.${sig.slice(0, 5)}${flipped}${sig.slice(6)}`, payload.s, 3)).toThrow('Invalid cursor');
+    expect(() => decodeCursor(key, `${body}.${sig.slice(0, 5)}${flipped}${sig.slice(6)}`, payload.s, 3)).toThrow(
+      'Invalid cursor',
+    );
   });
 
   it('belongs to one sort', () => {

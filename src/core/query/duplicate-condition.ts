@@ -29,7 +29,11 @@ const TEXT_TYPES = new Set(['TEXT', 'RICH_TEXT']);
  * (case-insensitive for text; values under 3 characters never match). Undefined when no
  * criterion applies to the input.
  */
-export function duplicateCondition(criteria: Criterion[], input: Record<string, unknown>, params: SqlParams): string | undefined {
+export function duplicateCondition(
+  criteria: Criterion[],
+  input: Record<string, unknown>,
+  params: SqlParams,
+): string | undefined {
   const branches: string[] = [];
   for (const criterion of criteria) {
     const values = criterion.map((ref) => valueAt(input, ref.path));
@@ -48,4 +52,3 @@ export function duplicateCondition(criteria: Criterion[], input: Record<string, 
   }
   return branches.length ? `(${branches.join(' OR ')})` : undefined;
 }
-

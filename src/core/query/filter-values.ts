@@ -5,7 +5,20 @@ import { QueryError } from '../errors/query-error';
 import { ColumnRef } from '../model/column-ref';
 
 /** Operators each stored type accepts. */
-const TEXT_OPS: FilterOperator[] = ['eq', 'neq', 'in', 'is', 'gt', 'gte', 'lt', 'lte', 'startsWith', 'endsWith', 'like', 'ilike'];
+const TEXT_OPS: FilterOperator[] = [
+  'eq',
+  'neq',
+  'in',
+  'is',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'startsWith',
+  'endsWith',
+  'like',
+  'ilike',
+];
 const ORDERED_OPS: FilterOperator[] = ['eq', 'neq', 'in', 'is', 'gt', 'gte', 'lt', 'lte'];
 export const OPERATORS_BY_TYPE: Record<ScalarFieldType, readonly FilterOperator[]> = {
   TEXT: TEXT_OPS,
@@ -33,7 +46,7 @@ function invalid(ref: ColumnRef, value: string, expected: string): QueryError {
 /** Converts one filter value to the JS value bound for the column; throws QueryError on a mismatch. */
 export function convertFilterValue(ref: ColumnRef, scalar: ScalarValue): unknown {
   const text = scalar.text;
-  if (text.includes('\u0000')) throw invalid(ref, text.replace(/\u0000/g, '\\0'), 'no NUL characters');
+  if (text.includes('\u0000')) throw invalid(ref, text.replaceAll('\u0000', '\\0'), 'no NUL characters');
   switch (ref.type) {
     case 'NUMBER':
     case 'NUMERIC':

@@ -13,9 +13,30 @@ import { parseBoolean } from './parse-params';
  *   limit     := 1..200 (default 50)        timezone := IANA zone (default UTC)
  */
 
-export const GRANULARITIES = ['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'DAY_OF_THE_WEEK', 'MONTH_OF_THE_YEAR', 'QUARTER_OF_THE_YEAR'] as const;
+export const GRANULARITIES = [
+  'DAY',
+  'WEEK',
+  'MONTH',
+  'QUARTER',
+  'YEAR',
+  'DAY_OF_THE_WEEK',
+  'MONTH_OF_THE_YEAR',
+  'QUARTER_OF_THE_YEAR',
+] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
-export const AGGREGATE_OPS = ['countEmpty', 'countNotEmpty', 'countUniqueValues', 'percentageEmpty', 'percentageNotEmpty', 'countTrue', 'countFalse', 'min', 'max', 'avg', 'sum'] as const;
+export const AGGREGATE_OPS = [
+  'countEmpty',
+  'countNotEmpty',
+  'countUniqueValues',
+  'percentageEmpty',
+  'percentageNotEmpty',
+  'countTrue',
+  'countFalse',
+  'min',
+  'max',
+  'avg',
+  'sum',
+] as const;
 export type AggregateOp = (typeof AGGREGATE_OPS)[number];
 
 export interface Dimension {
@@ -74,7 +95,9 @@ function json(name: string, raw: string | undefined): unknown[] {
   try {
     value = JSON.parse(raw);
   } catch {
-    throw new QueryError(`${name} must be a JSON array, e.g. ${name === 'group_by' ? '[{"stage":true}]' : '["sumAmountAmountMicros"]'}`);
+    throw new QueryError(
+      `${name} must be a JSON array, e.g. ${name === 'group_by' ? '[{"stage":true}]' : '["sumAmountAmountMicros"]'}`,
+    );
   }
   if (!Array.isArray(value)) throw new QueryError(`${name} must be a JSON array`);
   return value;
@@ -84,19 +107,26 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function dimension(meta: CollectionMeta, item: unknown, index: number): Dimension {
   const entries = isObject(item) ? Object.entries(item) : [];
-  if (entries.length !== 1) throw new QueryError(`group_by[${index}] must be one field: {"field":true}, {"field":{"sub":true}} or {"field":{"granularity":"MONTH"}}`);
+  if (entries.length !== 1)
+    throw new QueryError(
+      `group_by[${index}] must be one field: {"field":true}, {"field":{"sub":true}} or {"field":{"granularity":"MONTH"}}`,
+    );
   const [[field, spec]] = entries;
   if (spec === true) return { ref: meta.resolve([field]) };
   const inner = isObject(spec) ? Object.entries(spec) : [];
   if (inner.length === 1 && inner[0][0] === 'granularity') {
     const ref = meta.resolve([field]);
     const granularity = inner[0][1] as Granularity;
-    if (!GRANULARITIES.includes(granularity)) throw new QueryError(`group_by[${index}]: granularity must be one of ${GRANULARITIES.join(', ')}`);
-    if (!DATES.has(ref.type)) throw new QueryError(`group_by[${index}]: '${field}' is not a date, it has no granularity`);
+    if (!GRANULARITIES.includes(granularity))
+      throw new QueryError(`group_by[${index}]: granularity must be one of ${GRANULARITIES.join(', ')}`);
+    if (!DATES.has(ref.type))
+      throw new QueryError(`group_by[${index}]: '${field}' is not a date, it has no granularity`);
     return { ref, granularity };
   }
   if (inner.length === 1 && inner[0][1] === true) return { ref: meta.resolve([field, inner[0][0]]) };
-  throw new QueryError(`group_by[${index}] must be one field: {"field":true}, {"field":{"sub":true}} or {"field":{"granularity":"MONTH"}}`);
+  throw new QueryError(
+    `group_by[${index}] must be one field: {"field":true}, {"field":{"sub":true}} or {"field":{"granularity":"MONTH"}}`,
+  );
 }
 
 const DIRECTIONS: Record<string, { descending: boolean; nullsFirst?: boolean }> = {
@@ -111,13 +141,16 @@ const DIRECTIONS: Record<string, { descending: boolean; nullsFirst?: boolean }> 
 function orderItem(item: unknown, index: number, dimensions: Dimension[], aggregates: Aggregate[]): GroupOrder {
   const entries = isObject(item) ? Object.entries(item) : [];
   const direction = entries.length === 1 ? DIRECTIONS[String(entries[0][1])] : undefined;
-  if (!direction) throw new QueryError(`order_by[${index}] must be {"totalCount"|aggregate|field: "ASC"|"DESC"|"AscNullsLast"|...}`);
+  if (!direction)
+    throw new QueryError(`order_by[${index}] must be {"totalCount"|aggregate|field: "ASC"|"DESC"|"AscNullsLast"|...}`);
   const [name] = entries[0];
   if (name === 'totalCount') return { target: { kind: 'count' }, ...direction };
   if (aggregates.some((a) => a.key === name)) return { target: { kind: 'aggregate', key: name }, ...direction };
   const dim = dimensions.findIndex((d) => d.ref.path === name || d.ref.path.split('.')[0] === name);
   if (dim >= 0) return { target: { kind: 'dimension', index: dim }, ...direction };
-  throw new QueryError(`order_by[${index}]: '${name}' is neither totalCount, a requested aggregate nor a group_by field`);
+  throw new QueryError(
+    `order_by[${index}]: '${name}' is neither totalCount, a requested aggregate nor a group_by field`,
+  );
 }
 
 export interface GroupByParams {
@@ -137,11 +170,15 @@ export function parseGroupByQuery(meta: CollectionMeta, params: GroupByParams, m
   const offered = aggregateKeys(meta);
   const aggregates = [...new Set(json('aggregate', params.aggregate).filter((k) => k !== 'totalCount'))].map((key) => {
     const found = typeof key === 'string' ? offered.get(key) : undefined;
-    if (!found) throw new QueryError(`aggregate '${String(key)}' is not offered by '${meta.def.singular}' (unknown field, or an operation that does not fit its type)`);
+    if (!found)
+      throw new QueryError(
+        `aggregate '${String(key)}' is not offered by '${meta.def.singular}' (unknown field, or an operation that does not fit its type)`,
+      );
     return found;
   });
   const limit = params.limit === undefined ? 50 : Number(params.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new QueryError(`limit '${params.limit}' is invalid: an integer from 1 to 200`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new QueryError(`limit '${params.limit}' is invalid: an integer from 1 to 200`);
   const timezone = params.timezone ?? 'UTC';
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });

@@ -11,7 +11,11 @@ export interface GroupStatement {
 }
 
 const TRUNC: Record<string, string> = { DAY: 'day', WEEK: 'week', MONTH: 'month', QUARTER: 'quarter', YEAR: 'year' };
-const EXTRACT: Record<string, string> = { DAY_OF_THE_WEEK: 'isodow', MONTH_OF_THE_YEAR: 'month', QUARTER_OF_THE_YEAR: 'quarter' };
+const EXTRACT: Record<string, string> = {
+  DAY_OF_THE_WEEK: 'isodow',
+  MONTH_OF_THE_YEAR: 'month',
+  QUARTER_OF_THE_YEAR: 'quarter',
+};
 
 /** A dimension's value: the column, or its date in the time zone truncated or taken apart. */
 function dimensionSql(dim: Dimension, timezone: string): string {
@@ -56,21 +60,40 @@ function aggregateSql(aggregate: Aggregate): string {
 }
 
 /** Default order of a dimension: SELECT values in the order of their options, others by value; the null group last. */
-function dimensionOrder(dim: Dimension, index: number, params: SqlParams, descending = false, nullsFirst = descending): string {
-  const value = dim.ref.type === 'SELECT' && !dim.granularity ? `array_position(${params.add(dim.ref.options)}::text[], ${q(dim.ref.column)}::text)` : `"d${index}"`;
+function dimensionOrder(
+  dim: Dimension,
+  index: number,
+  params: SqlParams,
+  descending = false,
+  nullsFirst = descending,
+): string {
+  const value =
+    dim.ref.type === 'SELECT' && !dim.granularity
+      ? `array_position(${params.add(dim.ref.options)}::text[], ${q(dim.ref.column)}::text)`
+      : `"d${index}"`;
   return `${value} ${descending ? 'DESC' : 'ASC'} NULLS ${nullsFirst ? 'FIRST' : 'LAST'}`;
 }
 
 function orderSql(order: GroupOrder, query: GroupByQuery, params: SqlParams): string {
   const { target } = order;
-  if (target.kind === 'dimension') return dimensionOrder(query.dimensions[target.index], target.index, params, order.descending, order.nullsFirst ?? order.descending);
-  const alias = target.kind === 'count' ? '"totalCount"' : `"a${query.aggregates.findIndex((a) => a.key === target.key)}"`;
+  if (target.kind === 'dimension')
+    return dimensionOrder(
+      query.dimensions[target.index],
+      target.index,
+      params,
+      order.descending,
+      order.nullsFirst ?? order.descending,
+    );
+  const alias =
+    target.kind === 'count' ? '"totalCount"' : `"a${query.aggregates.findIndex((a) => a.key === target.key)}"`;
   return `${alias} ${order.descending ? 'DESC' : 'ASC'} NULLS ${(order.nullsFirst ?? order.descending) ? 'FIRST' : 'LAST'}`;
 }
 
 /** The dimension expressions alone (the time zone bound once when a date is grouped by granularity). */
 export function dimensionExpressions(query: GroupByQuery, params: SqlParams): string[] {
-  const timezone = query.dimensions.some((d) => d.granularity && d.ref.type !== 'DATE') ? params.add(query.timezone) : '';
+  const timezone = query.dimensions.some((d) => d.granularity && d.ref.type !== 'DATE')
+    ? params.add(query.timezone)
+    : '';
   return query.dimensions.map((d) => dimensionSql(d, timezone));
 }
 
@@ -81,7 +104,11 @@ export function dimensionExpressions(query: GroupByQuery, params: SqlParams): st
  */
 export function groupBySql(query: GroupByQuery, params: SqlParams): GroupStatement {
   const dims = dimensionExpressions(query, params);
-  const select = [...dims.map((sql, i) => `${sql} AS "d${i}"`), 'count(*)::int AS "totalCount"', ...query.aggregates.map((a, i) => `${aggregateSql(a)} AS "a${i}"`)];
+  const select = [
+    ...dims.map((sql, i) => `${sql} AS "d${i}"`),
+    'count(*)::int AS "totalCount"',
+    ...query.aggregates.map((a, i) => `${aggregateSql(a)} AS "a${i}"`),
+  ];
   const explicit = query.order.map((o) => orderSql(o, query, params));
   const ordered = new Set(query.order.flatMap((o) => (o.target.kind === 'dimension' ? [o.target.index] : [])));
   const rest = query.dimensions.flatMap((d, i) => (ordered.has(i) ? [] : [dimensionOrder(d, i, params)]));

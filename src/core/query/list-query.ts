@@ -35,11 +35,18 @@ export interface ListParams {
 }
 
 /** Parses every list parameter against the collection's fields (all errors are QueryErrors: 400). */
-export function parseListQuery(meta: CollectionMeta, params: ListParams, limits: ListLimits, cursorKey: Buffer): ListQuery {
+export function parseListQuery(
+  meta: CollectionMeta,
+  params: ListParams,
+  limits: ListLimits,
+  cursorKey: Buffer,
+): ListQuery {
   const shape = parseShape(meta, params);
   const filter = params.filter === undefined ? undefined : parseFilter(params.filter, limits.maxFilterDepth);
   const sort = resolveSort(meta, params.order_by === undefined ? [] : parseOrderBy(params.order_by));
-  const signature = sortSignature(sort.map((k) => ({ path: k.ref.path.split('.'), descending: k.descending, nullsFirst: k.nullsFirst })));
+  const signature = sortSignature(
+    sort.map((k) => ({ path: k.ref.path.split('.'), descending: k.descending, nullsFirst: k.nullsFirst })),
+  );
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
     throw new QueryError('starting_after and ending_before cannot be used together');
   }
@@ -47,7 +54,10 @@ export function parseListQuery(meta: CollectionMeta, params: ListParams, limits:
   const cursor =
     token === undefined
       ? undefined
-      : { before: params.ending_before !== undefined, values: decodeCursor(cursorKey, token, signature, sort.length).v };
+      : {
+          before: params.ending_before !== undefined,
+          values: decodeCursor(cursorKey, token, signature, sort.length).v,
+        };
   return {
     ...shape,
     filter,

@@ -22,7 +22,10 @@ describe('parseFilter', () => {
   });
 
   it('nests and / or / not', () => {
-    const tree = parseFilter('or(not(city[eq]:Paris),and(a[is]:NULL,b[lt]:3))') as { kind: string; children: FilterNode[] };
+    const tree = parseFilter('or(not(city[eq]:Paris),and(a[is]:NULL,b[lt]:3))') as {
+      kind: string;
+      children: FilterNode[];
+    };
     expect(tree.kind).toBe('or');
     expect(tree.children[0]).toEqual({ kind: 'not', child: p('city', 'eq', 'Paris') });
     expect(tree.children[1]).toEqual({ kind: 'and', children: [p('a', 'is', 'NULL'), p('b', 'lt', '3')] });

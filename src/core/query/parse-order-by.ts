@@ -24,7 +24,8 @@ export interface SortKey {
 const KEY_RE = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){0,4})\s*(?:\[\s*([A-Za-z]*)\s*\])?\s*$/;
 
 export function parseOrderBy(source: string): SortKey[] {
-  if (source.trim() === '') throw new QueryError("Invalid order_by: it is empty, expected e.g. 'createdAt[DescNullsLast]'");
+  if (source.trim() === '')
+    throw new QueryError("Invalid order_by: it is empty, expected e.g. 'createdAt[DescNullsLast]'");
   const seen = new Set<string>();
   return source.split(',').map((part, index) => {
     const match = KEY_RE.exec(part);
@@ -51,7 +52,5 @@ export function parseOrderBy(source: string): SortKey[] {
 
 /** The canonical text of a sort (used to bind cursors to the sort they were made for). */
 export function sortSignature(keys: SortKey[]): string {
-  return keys
-    .map((k) => `${k.path.join('.')}:${k.descending ? 'D' : 'A'}${k.nullsFirst ? 'F' : 'L'}`)
-    .join(',');
+  return keys.map((k) => `${k.path.join('.')}:${k.descending ? 'D' : 'A'}${k.nullsFirst ? 'F' : 'L'}`).join(',');
 }

@@ -15,7 +15,10 @@ export function throughRelations(target: QueryTarget, hops: RelationHop[], leaf:
     const hop = hops[i];
     const alias = `r${i + 1}`;
     const outer = i === 0 ? q(target.table) : `r${i}`;
-    const join = hop.kind === 'MANY_TO_ONE' ? `${alias}."id" = ${outer}.${q(hop.joinColumn)}` : `${alias}.${q(hop.joinColumn)} = ${outer}."id"`;
+    const join =
+      hop.kind === 'MANY_TO_ONE'
+        ? `${alias}."id" = ${outer}.${q(hop.joinColumn)}`
+        : `${alias}.${q(hop.joinColumn)} = ${outer}."id"`;
     sql = `EXISTS (SELECT 1 FROM ${q(hop.table)} AS ${alias} WHERE ${join} AND ${alias}."deletedAt" IS NULL AND ${sql})`;
   }
   return sql;
@@ -26,7 +29,10 @@ export function relatedValueSql(target: QueryTarget, ref: ColumnRef): string {
   const hops = ref.hops!;
   const joins = hops
     .slice(1)
-    .map((hop, i) => ` JOIN ${q(hop.table)} AS s${i + 2} ON s${i + 2}."id" = s${i + 1}.${q(hop.joinColumn)} AND s${i + 2}."deletedAt" IS NULL`)
+    .map(
+      (hop, i) =>
+        ` JOIN ${q(hop.table)} AS s${i + 2} ON s${i + 2}."id" = s${i + 1}.${q(hop.joinColumn)} AND s${i + 2}."deletedAt" IS NULL`,
+    )
     .join('');
   return (
     `(SELECT s${hops.length}.${q(ref.column)} FROM ${q(hops[0].table)} AS s1${joins} ` +

@@ -42,11 +42,15 @@ export function parseSearchQuery(
   if (params.objects !== undefined) {
     const names = params.objects.split(',').map((n) => n.trim());
     const unknown = names.find((n) => !searchable.some((m) => m.plural === n));
-    if (unknown !== undefined) throw new QueryError(`objects: '${unknown}' is not a searchable collection; one of ${searchable.map((m) => m.plural).join(', ')}`);
+    if (unknown !== undefined)
+      throw new QueryError(
+        `objects: '${unknown}' is not a searchable collection; one of ${searchable.map((m) => m.plural).join(', ')}`,
+      );
     collections = searchable.filter((m) => names.includes(m.plural));
   }
   const limit = params.limit === undefined ? 20 : Number(params.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new QueryError(`limit '${params.limit}' is invalid: an integer from 1 to 100`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new QueryError(`limit '${params.limit}' is invalid: an integer from 1 to 100`);
   let after: SearchQuery['after'];
   if (params.starting_after !== undefined) {
     const [rank, id] = decodeCursor(cursorKey, params.starting_after, SEARCH_SORT, 2).v as [number, string];

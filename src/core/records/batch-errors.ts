@@ -9,7 +9,12 @@ import { Row } from '../model/record';
  * Names the records of a multi-record write that a constraint violation concerns
  * (`[3] emails.primaryEmail ...`); the error itself when it cannot tell.
  */
-export function explainBatchError(catalog: CollectionCatalog, meta: CollectionMeta, error: unknown, inputs: Row[]): unknown {
+export function explainBatchError(
+  catalog: CollectionCatalog,
+  meta: CollectionMeta,
+  error: unknown,
+  inputs: Row[],
+): unknown {
   const violation = constraintViolation(error as PgError);
   const path = violation?.column ? meta.pathOfColumn(violation.column) : undefined;
   if (!violation || violation.value === undefined || !path) return error;

@@ -42,7 +42,8 @@ export class RecordBulkWrites {
   private async refuseTooMany(tx: Queryable, meta: CollectionMeta, where: string, values: unknown[]): Promise<void> {
     const max = this.config.bulkMax;
     const matched = await this.repositories.of(meta).count(tx, where, values);
-    if (matched > max) throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
+    if (matched > max)
+      throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
   }
 
   /** Ids of the records a filter matches, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
@@ -73,7 +74,14 @@ export class RecordBulkWrites {
       const params = new SqlParams();
       const where = this.matchingSql(meta, query, 'filter', params);
       const filterValues = params.values.slice();
-      const statement = this.statements.update(meta, bulk.jsonMatching(where, max + 1), columns.map((c) => c.column), values, params, max);
+      const statement = this.statements.update(
+        meta,
+        bulk.jsonMatching(where, max + 1),
+        columns.map((c) => c.column),
+        values,
+        params,
+        max,
+      );
       await bulk.reserveMemory(tx, max);
       const rows = await this.statements.run(tx, meta, actor, statement);
       if (rows.length === 0) await this.refuseTooMany(tx, meta, where, filterValues);
@@ -94,12 +102,23 @@ export class RecordBulkWrites {
         await bulk.reserveMemory(tx, ids.length);
         if (!soft) {
           const events = this.statements.eventsOf(meta, 'destroyed', 'u', bulk.recordJson('r'), 'NULL::jsonb');
-          const rows = await this.statements.run(tx, meta, actor, { params, ctes: [`u AS (${bulk.destroyIds(list)})`], events, answer: { columns: '"id"' } });
+          const rows = await this.statements.run(tx, meta, actor, {
+            params,
+            ctes: [`u AS (${bulk.destroyIds(list)})`],
+            events,
+            answer: { columns: '"id"' },
+          });
           return rows.map((row) => ({ id: row.id }));
         }
         // records already soft-deleted (a filter naming deletedAt) stay as they are, and are answered too
         const after = bulk.recordJson('r');
-        const events = this.statements.eventsOf(meta, 'deleted', 'changed', `${after} || '{"deletedAt": null}'::jsonb`, after);
+        const events = this.statements.eventsOf(
+          meta,
+          'deleted',
+          'changed',
+          `${after} || '{"deletedAt": null}'::jsonb`,
+          after,
+        );
         const ctes = [
           `changed AS (${bulk.setDeletedIds(list, true)})`,
           `u AS (SELECT * FROM changed UNION ALL SELECT * FROM (${bulk.rowsOfIds(list)}) unchanged WHERE "id" NOT IN (SELECT "id" FROM changed))`,
@@ -120,7 +139,11 @@ export class RecordBulkWrites {
       const params = new SqlParams();
       await bulk.reserveMemory(tx, ids.length);
       const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
-      const rows = await this.statements.run(tx, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(params.add(ids), false)})`], events });
+      const rows = await this.statements.run(tx, meta, actor, {
+        params,
+        ctes: [`u AS (${bulk.setDeletedIds(params.add(ids), false)})`],
+        events,
+      });
       return this.shaper.shape(tx, meta, rows, query);
     });
   }

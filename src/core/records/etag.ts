@@ -28,6 +28,8 @@ export function checkIfMatch(ifMatch: IfMatch | undefined, row: Record<string, u
   if (ifMatch === undefined || ifMatch === '*') return;
   const current = etagOf(row);
   if (!ifMatch.includes(current)) {
-    throw new PreconditionFailedException('The record has changed since it was read (If-Match does not match its ETag); read it again and retry');
+    throw new PreconditionFailedException(
+      'The record has changed since it was read (If-Match does not match its ETag); read it again and retry',
+    );
   }
 }

@@ -42,7 +42,11 @@ export class EventfulStatements {
         ctes: statement.ctes,
         events: statement.events,
         collections: [meta],
-        answer: { columns: answer.columns ?? this.repositories.bulk(meta).columnNames, from: answer.from ?? 'u', orderBy: answer.orderBy ?? '"id"' },
+        answer: {
+          columns: answer.columns ?? this.repositories.bulk(meta).columnNames,
+          from: answer.from ?? 'u',
+          orderBy: answer.orderBy ?? '"id"',
+        },
         params: statement.params,
         prepared: statement.prepared,
       },
@@ -65,12 +69,21 @@ export class EventfulStatements {
    * (only the fields of the assigned columns can have). `atMost`: nothing is updated when
    * `targets` selects more records than that (the caller tells none from too many).
    */
-  update(meta: CollectionMeta, targets: string, columns: string[], values: unknown[], params: SqlParams, atMost?: number): EventfulStatement {
+  update(
+    meta: CollectionMeta,
+    targets: string,
+    columns: string[],
+    values: unknown[],
+    params: SqlParams,
+    atMost?: number,
+  ): EventfulStatement {
     const bulk = this.repositories.bulk(meta);
     const guard = atMost === undefined ? undefined : `(SELECT count(*) FROM b) <= ${atMost}`;
     const updated = bulk.updateJoined('b', columns, values, params, 'b."json" AS "__before"', guard);
     const assigned = new Set(columns);
-    const fields = meta.fields.filter((f) => meta.columnsByField.get(f.name)!.some((c) => assigned.has(c.column))).map((f) => f.name);
+    const fields = meta.fields
+      .filter((f) => meta.columnsByField.get(f.name)!.some((c) => assigned.has(c.column)))
+      .map((f) => f.name);
     const changes = `SELECT u."id", u."__before" AS "before", ${bulk.recordJson('u')} AS "after" FROM u`;
     const diffs = `SELECT c.*, ${diffSql('c."before"', 'c."after"', fields)} AS "diff" FROM c`;
     const events =
@@ -78,7 +91,12 @@ export class EventfulStatements {
       `d."id" AS "recordId", d."before", d."after", d."diff", ${updatedFieldsSql(meta, 'd."diff"', fields)} AS "updatedFields" ` +
       `FROM d WHERE d."diff" <> '{}'::jsonb`;
     // materialized: each record copy is built once, not once per reference
-    const ctes = [`b AS MATERIALIZED (${targets})`, `u AS (${updated})`, `c AS MATERIALIZED (${changes})`, `d AS MATERIALIZED (${diffs})`];
+    const ctes = [
+      `b AS MATERIALIZED (${targets})`,
+      `u AS (${updated})`,
+      `c AS MATERIALIZED (${changes})`,
+      `d AS MATERIALIZED (${diffs})`,
+    ];
     return { params, ctes, events };
   }
 }

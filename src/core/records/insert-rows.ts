@@ -19,7 +19,12 @@ function withActor(meta: CollectionMeta, input: Row, actor: RequestActor): Row {
   for (const field of actorFields) {
     const given = input[field.name] as Row | null | undefined;
     if (given && given.source !== undefined) continue;
-    out[field.name] = { source: 'API', name: actor.apiKeyName, workspaceMemberId: actor.workspaceMemberId, context: {} };
+    out[field.name] = {
+      source: 'API',
+      name: actor.apiKeyName,
+      workspaceMemberId: actor.workspaceMemberId,
+      context: {},
+    };
   }
   return out;
 }

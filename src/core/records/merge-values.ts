@@ -16,7 +16,10 @@ function isEmpty(value: unknown): boolean {
 function isListLike(field: FieldDefinition): boolean {
   if (field.type === 'ARRAY' || field.type === 'MULTI_SELECT') return true;
   const shape = (field as { jsonShape?: unknown }).jsonShape;
-  return field.type === 'RAW_JSON' && (shape === 'stringArray' || (typeof shape === 'object' && shape !== null && 'arrayOf' in shape));
+  return (
+    field.type === 'RAW_JSON' &&
+    (shape === 'stringArray' || (typeof shape === 'object' && shape !== null && 'arrayOf' in shape))
+  );
 }
 
 /** Items of all lists, in order, without repeats. */
@@ -40,7 +43,9 @@ export function mergedFields(meta: CollectionMeta, survivor: ApiRecord, others: 
   for (const field of meta.fields) {
     if (field.writeOnly) continue;
     const current = survivor[field.name];
-    let merged: unknown = isEmpty(current) ? (others.map((r) => r[field.name]).find((v) => !isEmpty(v)) ?? current) : current;
+    let merged: unknown = isEmpty(current)
+      ? (others.map((r) => r[field.name]).find((v) => !isEmpty(v)) ?? current)
+      : current;
     if (isListLike(field)) {
       merged = union(all.map((r) => r[field.name]));
     } else if (isComposite(field.type) && merged !== null && typeof merged === 'object') {
@@ -49,7 +54,8 @@ export function mergedFields(meta: CollectionMeta, survivor: ApiRecord, others: 
         merged = { ...(merged as Record<string, unknown>) };
         for (const sub of lists) {
           const value = union(all.map((r) => (r[field.name] as Record<string, unknown> | null)?.[sub.name]));
-          (merged as Record<string, unknown>)[sub.name] = value.length || (merged as Record<string, unknown>)[sub.name] !== null ? value : null;
+          (merged as Record<string, unknown>)[sub.name] =
+            value.length || (merged as Record<string, unknown>)[sub.name] !== null ? value : null;
         }
       }
     }

@@ -36,8 +36,14 @@ export class RecordCounts {
       case 'estimated':
         return (where, values) => repository.estimate(this.db, where, values);
       default: {
-        const reads = [meta.plural, ...filterRelationTables(meta, filter).map((table) => this.catalog.byTableName(table)!.plural)];
-        return (where, values) => this.cache.count(reads, `${where}\u0000${JSON.stringify(values)}`, () => repository.count(this.db, where, values));
+        const reads = [
+          meta.plural,
+          ...filterRelationTables(meta, filter).map((table) => this.catalog.byTableName(table)!.plural),
+        ];
+        return (where, values) =>
+          this.cache.count(reads, `${where}\u0000${JSON.stringify(values)}`, () =>
+            repository.count(this.db, where, values),
+          );
       }
     }
   }

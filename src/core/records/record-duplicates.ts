@@ -41,7 +41,9 @@ export class RecordDuplicates {
     let subjects: { record: Row; selfId?: string }[];
     if ('ids' in input) {
       if (input.ids.length === 0) return [];
-      const byId = new Map(this.shaper.records(meta, await repository.findLiveByIds(this.db, input.ids)).map((r) => [r.id as string, r]));
+      const byId = new Map(
+        this.shaper.records(meta, await repository.findLiveByIds(this.db, input.ids)).map((r) => [r.id as string, r]),
+      );
       subjects = input.ids.filter((id) => byId.has(id)).map((id) => ({ record: byId.get(id)!, selfId: id }));
     } else {
       subjects = input.data.map((record) => ({ record }));

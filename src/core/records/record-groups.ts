@@ -11,7 +11,10 @@ import { Repositories } from '../repository/repositories';
 import { RecordShaper } from './record-shaper';
 
 /** One group of a group-by answer (Twenty's shape): its dimension values, its count, the aggregates asked for. */
-export type Group = { groupByDimensionValues: unknown[]; totalCount: number; records?: ApiRecord[] } & Record<string, unknown>;
+export type Group = { groupByDimensionValues: unknown[]; totalCount: number; records?: ApiRecord[] } & Record<
+  string,
+  unknown
+>;
 
 const SAMPLE_SIZE = 10;
 
@@ -64,12 +67,15 @@ export class RecordGroups {
     const params = new SqlParams();
     const dimensions = dimensionExpressions(query, params);
     const where = this.where(meta, query, params);
-    const rows = await this.repositories.bulk(meta).samples(this.db, { dimensions, where, values: params.values, perGroup: SAMPLE_SIZE });
+    const rows = await this.repositories
+      .bulk(meta)
+      .samples(this.db, { dimensions, where, values: params.values, perGroup: SAMPLE_SIZE });
     const byGroup = new Map<string, Row[]>();
     for (const row of rows) {
       const key = JSON.stringify(query.dimensions.map((d, i) => decode(d.ref, row[`g${i}`], !d.granularity)));
       byGroup.set(key, [...(byGroup.get(key) ?? []), row]);
     }
-    for (const group of groups) group.records = this.shaper.records(meta, byGroup.get(JSON.stringify(group.groupByDimensionValues)) ?? []);
+    for (const group of groups)
+      group.records = this.shaper.records(meta, byGroup.get(JSON.stringify(group.groupByDimensionValues)) ?? []);
   }
 }

@@ -24,7 +24,13 @@ export interface Page {
  * Runs a list query: the page (limit + 1 rows, to know whether another page exists) and the
  * count of rows matching the filter (by `counter`), in parallel.
  */
-export async function findPage(db: Queryable, repository: RecordRepository, query: ListQuery, cursorKey: Buffer, counter: Counter): Promise<Page> {
+export async function findPage(
+  db: Queryable,
+  repository: RecordRepository,
+  query: ListQuery,
+  cursorKey: Buffer,
+  counter: Counter,
+): Promise<Page> {
   const params = new SqlParams();
   const conditions: string[] = [];
   if (!filterMentions(query.filter, 'deletedAt')) conditions.push('"deletedAt" IS NULL');
@@ -50,7 +56,10 @@ export async function findPage(db: Queryable, repository: RecordRepository, quer
   const page = rows.slice(0, query.limit);
   if (backward) page.reverse();
   const cursorOf = (row: Row) =>
-    encodeCursor(cursorKey, { s: query.sortSignature, v: query.sort.map((k) => row[k.related?.output ?? k.ref.column] ?? null) });
+    encodeCursor(cursorKey, {
+      s: query.sortSignature,
+      v: query.sort.map((k) => row[k.related?.output ?? k.ref.column] ?? null),
+    });
   return {
     rows: page,
     totalCount,

@@ -61,10 +61,21 @@ export class RecordMerges {
     }
   }
 
-  private async mergeIn(tx: Queryable, meta: CollectionMeta, input: MergeInput, shape: Shape, actor: RequestActor): Promise<ApiRecord> {
+  private async mergeIn(
+    tx: Queryable,
+    meta: CollectionMeta,
+    input: MergeInput,
+    shape: Shape,
+    actor: RequestActor,
+  ): Promise<ApiRecord> {
     const codec = this.codecs.of(meta);
     const bulk = this.repositories.bulk(meta);
-    const rows = await bulk.lockRows(tx, '"id" = ANY($1::uuid[]) AND "deletedAt" IS NULL', [input.ids], input.ids.length);
+    const rows = await bulk.lockRows(
+      tx,
+      '"id" = ANY($1::uuid[]) AND "deletedAt" IS NULL',
+      [input.ids],
+      input.ids.length,
+    );
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     const missing = input.ids.filter((id) => !byId.has(id));
     if (missing.length) throw new NotFoundException(`Record not found: ${missing.join(', ')}`);
@@ -79,7 +90,9 @@ export class RecordMerges {
       const childCodec = this.codecs.of(child);
       for (const row of await this.repositories.bulk(child).repoint(tx, rel.joinColumn, mergedIds, survivorId)) {
         const after = childCodec.toRecord(row);
-        events.push(recordEvent(child, 'updated', { ...after, [rel.joinColumn]: row.__before, updatedAt: null }, after));
+        events.push(
+          recordEvent(child, 'updated', { ...after, [rel.joinColumn]: row.__before, updatedAt: null }, after),
+        );
       }
     }
     // soft-deleted first: their unique values are free for the survivor to take
@@ -90,7 +103,12 @@ export class RecordMerges {
     const { columns, values } = codec.updateAssignments(mergedFields(meta, survivor, others));
     let row = byId.get(survivorId)!;
     if (columns.length > 0) {
-      row = (await this.repositories.of(meta).update(tx, survivorId, columns.map((c) => c.column), values))!;
+      row = (await this.repositories.of(meta).update(
+        tx,
+        survivorId,
+        columns.map((c) => c.column),
+        values,
+      ))!;
       events.push(recordEvent(meta, 'updated', survivor, codec.toRecord(row)));
     }
     await this.events.record(tx, events, actor);

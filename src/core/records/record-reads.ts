@@ -35,7 +35,13 @@ export class RecordReads {
   ) {}
 
   async findMany(meta: CollectionMeta, query: ListQuery, countMode: CountMode = 'exact'): Promise<ListResult> {
-    const page = await findPage(this.db, this.repositories.of(meta), query, this.keys.cursorKey, this.counts.counter(meta, countMode, query.filter));
+    const page = await findPage(
+      this.db,
+      this.repositories.of(meta),
+      query,
+      this.keys.cursorKey,
+      this.counts.counter(meta, countMode, query.filter),
+    );
     const records = await this.shaper.shape(this.db, meta, page.rows, query);
     return { records, pageInfo: page.pageInfo, totalCount: page.totalCount };
   }

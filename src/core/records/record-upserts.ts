@@ -44,7 +44,13 @@ export class RecordUpserts {
   }
 
   /** `items` are validated partial records (update schema, optional `id`). Answers in input order. */
-  async upsert(meta: CollectionMeta, items: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
+  async upsert(
+    meta: CollectionMeta,
+    items: Row[],
+    shape: Shape,
+    actor: RequestActor,
+    options: CreateOptions = {},
+  ): Promise<CreateResult> {
     // a create hook (apiKeys: a token shown once) has no meaning for a record that is patched
     if (meta.def.hooks?.beforeCreate) throw new BadRequestException(`${meta.plural} cannot be upserted`);
     return this.unit.create(meta, items, options, async (tx) => {
@@ -53,16 +59,31 @@ export class RecordUpserts {
     });
   }
 
-  private async write(tx: Queryable, meta: CollectionMeta, items: Row[], actor: RequestActor, indexed: boolean): Promise<Row[]> {
+  private async write(
+    tx: Queryable,
+    meta: CollectionMeta,
+    items: Row[],
+    actor: RequestActor,
+    indexed: boolean,
+  ): Promise<Row[]> {
     const keys = this.keys.get(meta)!;
     const ids = items.map((item) => item.id).filter((id): id is string => typeof id === 'string');
-    const values = keys.map((key) => ({ column: key.column, values: [...new Set(items.map(key.valueOf).filter((v): v is string => v !== undefined))] }));
-    const locks = [...new Set([...ids.map((id) => `id:${id}`), ...values.flatMap((k) => k.values.map((v) => `${k.column}:${v}`))])];
+    const values = keys.map((key) => ({
+      column: key.column,
+      values: [...new Set(items.map(key.valueOf).filter((v): v is string => v !== undefined))],
+    }));
+    const locks = [
+      ...new Set([...ids.map((id) => `id:${id}`), ...values.flatMap((k) => k.values.map((v) => `${k.column}:${v}`))]),
+    ];
     await tx.query('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::int8[]) AS k ORDER BY 1) AS keys', [
       locks.map((key) => lockKey(meta.table, key)).sort(),
     ]);
     const bulk = this.repositories.bulk(meta);
-    const candidates = await bulk.lockByKeys(tx, ids, values.filter((k) => k.values.length > 0));
+    const candidates = await bulk.lockByKeys(
+      tx,
+      ids,
+      values.filter((k) => k.values.length > 0),
+    );
     const { targets } = planUpsert(items, keys, candidates);
 
     const created = this.validateCreates(meta, items, targets, indexed);
@@ -70,7 +91,12 @@ export class RecordUpserts {
     const result = new Map<number, Row>();
     const events: RecordEvent[] = [];
     if (created.length > 0) {
-      const { columns, tuples } = insertRows(meta, codec, created.map((c) => c.input), actor);
+      const { columns, tuples } = insertRows(
+        meta,
+        codec,
+        created.map((c) => c.input),
+        actor,
+      );
       const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
       rows.forEach((row, n) => {
         result.set(created[n].index, row);
@@ -88,11 +114,16 @@ export class RecordUpserts {
         assigned.columns.forEach((c, i) => {
           columns.add(c.column);
           // record sets are JSON: a JSON field is its value, not its text
-          change[c.column] = c.type === 'RAW_JSON' && typeof assigned.values[i] === 'string' ? JSON.parse(assigned.values[i] as string) : assigned.values[i];
+          change[c.column] =
+            c.type === 'RAW_JSON' && typeof assigned.values[i] === 'string'
+              ? JSON.parse(assigned.values[i] as string)
+              : assigned.values[i];
         });
         return change;
       });
-      const after = new Map((await this.repositories.bulk(meta).patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]));
+      const after = new Map(
+        (await this.repositories.bulk(meta).patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]),
+      );
       for (const { index, id } of updates) {
         const row = after.get(id)!;
         result.set(index, row);
@@ -108,7 +139,12 @@ export class RecordUpserts {
   }
 
   /** Items that create a record must be valid creates (required fields): 400 naming each. */
-  private validateCreates(meta: CollectionMeta, items: Row[], targets: (string | null)[], indexed: boolean): { index: number; input: Row }[] {
+  private validateCreates(
+    meta: CollectionMeta,
+    items: Row[],
+    targets: (string | null)[],
+    indexed: boolean,
+  ): { index: number; input: Row }[] {
     const messages: string[] = [];
     const created: { index: number; input: Row }[] = [];
     items.forEach((item, index) => {

@@ -39,23 +39,46 @@ export class RecordWrites {
    * idempotency key, the key is claimed first in the same transaction: a repeated request gets
    * the first answer back and writes nothing.
    */
-  async create(meta: CollectionMeta, inputs: Row[], shape: Shape, actor: RequestActor, options: CreateOptions = {}): Promise<CreateResult> {
+  async create(
+    meta: CollectionMeta,
+    inputs: Row[],
+    shape: Shape,
+    actor: RequestActor,
+    options: CreateOptions = {},
+  ): Promise<CreateResult> {
     const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
     const params = new SqlParams();
     const insert = this.repositories.of(meta).insertReturning(columns, tuples, params);
     return this.unit.create(meta, inputs, { ...options, single: insert !== undefined }, async (db) => {
       let rows: Row[];
       if (insert) {
-        const events = this.statements.eventsOf(meta, 'created', 'u', 'NULL::jsonb', this.repositories.bulk(meta).recordJson('r'));
-        const byId = new Map((await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${insert})`], events, prepared: true })).map((row) => [row.id, row]));
+        const events = this.statements.eventsOf(
+          meta,
+          'created',
+          'u',
+          'NULL::jsonb',
+          this.repositories.bulk(meta).recordJson('r'),
+        );
+        const byId = new Map(
+          (
+            await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${insert})`], events, prepared: true })
+          ).map((row) => [row.id, row]),
+        );
         rows = tuples.map((tuple) => byId.get(tuple[0])!);
       } else {
         // more values than one statement takes: several INSERTs, then the events, in the transaction
         rows = await this.repositories.of(meta).insert(db, columns, tuples);
-        await this.events.record(db, this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)), actor);
+        await this.events.record(
+          db,
+          this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)),
+          actor,
+        );
       }
       const shaped = await this.shaper.shape(db, meta, rows, shape);
-      return { records: shaped.map((record, i) => ({ ...record, ...extras[i] })), etag: rows.length === 1 ? etagOf(rows[0]) : undefined };
+      return {
+        records: shaped.map((record, i) => ({ ...record, ...extras[i] })),
+        etag: rows.length === 1 ? etagOf(rows[0]) : undefined,
+      };
     });
   }
 
@@ -63,7 +86,14 @@ export class RecordWrites {
    * Partial update: only the fields in `input` change (last write wins, field by field).
    * With `ifMatch`, the locked current row must match it, else 412 and nothing changes.
    */
-  async updateOne(meta: CollectionMeta, id: string, input: Row, shape: Shape, actor: RequestActor, ifMatch?: IfMatch): Promise<VersionedRecord> {
+  async updateOne(
+    meta: CollectionMeta,
+    id: string,
+    input: Row,
+    shape: Shape,
+    actor: RequestActor,
+    ifMatch?: IfMatch,
+  ): Promise<VersionedRecord> {
     const repository = this.repositories.of(meta);
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
     const answer = async (db: Queryable, row: Row | undefined) => {
@@ -73,7 +103,13 @@ export class RecordWrites {
     const update = (db: Queryable) => {
       const params = new SqlParams();
       const target = this.repositories.bulk(meta).jsonOfIds(params.add([id]), { live: true, lock: true });
-      const statement = this.statements.update(meta, target, columns.map((c) => c.column), values, params);
+      const statement = this.statements.update(
+        meta,
+        target,
+        columns.map((c) => c.column),
+        values,
+        params,
+      );
       statement.prepared = true;
       return this.statements.run(db, meta, actor, statement);
     };
@@ -92,7 +128,13 @@ export class RecordWrites {
   }
 
   /** Hard delete (returns `{id}`), or soft delete (returns the record). */
-  async deleteOne(meta: CollectionMeta, id: string, soft: boolean, actor: RequestActor, ifMatch?: IfMatch): Promise<ApiRecord> {
+  async deleteOne(
+    meta: CollectionMeta,
+    id: string,
+    soft: boolean,
+    actor: RequestActor,
+    ifMatch?: IfMatch,
+  ): Promise<ApiRecord> {
     const bulk = this.repositories.bulk(meta);
     const remove = async (db: Queryable) => {
       const params = new SqlParams();
@@ -139,7 +181,13 @@ export class RecordWrites {
       const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
       // the record restored, or as it is when it was live
       const from = `(SELECT * FROM u UNION ALL ${bulk.rowsOfIds(list)} AND NOT EXISTS (SELECT 1 FROM u)) a`;
-      const [row] = await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${bulk.setDeletedIds(list, false)})`], events, answer: { from }, prepared: true });
+      const [row] = await this.statements.run(db, meta, actor, {
+        params,
+        ctes: [`u AS (${bulk.setDeletedIds(list, false)})`],
+        events,
+        answer: { from },
+        prepared: true,
+      });
       if (!row) throw new NotFoundException('Record not found');
       return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
     });

@@ -37,7 +37,16 @@ class CountsAtStart implements OnApplicationBootstrap {
 }
 
 /** The services behind the routes and tools, for the edge modules. */
-const SERVICES = [RecordReads, RecordWrites, RecordDuplicates, RecordBulkWrites, RecordUpserts, RecordMerges, RecordGroups, RecordSearch];
+const SERVICES = [
+  RecordReads,
+  RecordWrites,
+  RecordDuplicates,
+  RecordBulkWrites,
+  RecordUpserts,
+  RecordMerges,
+  RecordGroups,
+  RecordSearch,
+];
 
 /**
  * The record engine: the catalog of collections (built here, once, from the definitions it is
@@ -52,14 +61,30 @@ export class RecordsModule {
       module: RecordsModule,
       providers: [
         { provide: CollectionCatalog, useFactory: () => new CollectionCatalog(definitions) },
-        { provide: KeyRing, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new KeyRing(loadMasterKey(config)) },
-        { provide: RecordCodecs, inject: [KeyRing], useFactory: (keys: KeyRing) => new RecordCodecs(new SecretBox(keys.fieldKey)) },
-        { provide: Repositories, inject: [CollectionCatalog], useFactory: (catalog: CollectionCatalog) => new Repositories(catalog) },
+        {
+          provide: KeyRing,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => new KeyRing(loadMasterKey(config)),
+        },
+        {
+          provide: RecordCodecs,
+          inject: [KeyRing],
+          useFactory: (keys: KeyRing) => new RecordCodecs(new SecretBox(keys.fieldKey)),
+        },
+        {
+          provide: Repositories,
+          inject: [CollectionCatalog],
+          useFactory: (catalog: CollectionCatalog) => new Repositories(catalog),
+        },
         {
           provide: RecordShaper,
           inject: [CollectionCatalog, Repositories, RecordCodecs, APP_CONFIG],
-          useFactory: (catalog: CollectionCatalog, repositories: Repositories, codecs: RecordCodecs, config: AppConfig) =>
-            new RecordShaper(codecs, new RelationLoader(catalog, repositories, codecs, config.relationLimit)),
+          useFactory: (
+            catalog: CollectionCatalog,
+            repositories: Repositories,
+            codecs: RecordCodecs,
+            config: AppConfig,
+          ) => new RecordShaper(codecs, new RelationLoader(catalog, repositories, codecs, config.relationLimit)),
         },
         RecordEventBus,
         IdempotencyStore,

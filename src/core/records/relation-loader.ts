@@ -21,7 +21,13 @@ export class RelationLoader {
   ) {}
 
   /** Loads the relations of `records`; with `only`, just the relations named there (fields=). */
-  async attach(db: Queryable, meta: CollectionMeta, records: ApiRecord[], depth: Depth, only?: string[]): Promise<void> {
+  async attach(
+    db: Queryable,
+    meta: CollectionMeta,
+    records: ApiRecord[],
+    depth: Depth,
+    only?: string[],
+  ): Promise<void> {
     if (depth === 0 || records.length === 0) return;
     const wanted = (rel: RelationMeta) => !only || only.includes(rel.name);
     await Promise.all([
@@ -32,7 +38,9 @@ export class RelationLoader {
 
   private async attachManyToOne(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
     const target = this.catalog.require(rel.target);
-    const ids = [...new Set(records.map((r) => r[rel.joinColumn]).filter((id): id is string => typeof id === 'string'))];
+    const ids = [
+      ...new Set(records.map((r) => r[rel.joinColumn]).filter((id): id is string => typeof id === 'string')),
+    ];
     const byId = new Map<string, ApiRecord>();
     if (ids.length > 0) {
       const rows = await this.repositories.of(target).findLiveByIds(db, ids);
@@ -48,7 +56,12 @@ export class RelationLoader {
 
   private async attachOneToMany(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
     const child = this.catalog.require(rel.target);
-    const rows = await this.repositories.of(child).children(db, rel.joinColumn, records.map((r) => r.id), this.limit);
+    const rows = await this.repositories.of(child).children(
+      db,
+      rel.joinColumn,
+      records.map((r) => r.id),
+      this.limit,
+    );
     const children = rows.map((row) => this.codecs.of(child).toRecord(row));
     if (depth === 2) await this.attach(db, child, children, 1);
     const byParent = new Map<unknown, ApiRecord[]>();

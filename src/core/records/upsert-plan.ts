@@ -67,13 +67,16 @@ export function planUpsert(items: Row[], keys: UniqueKey[], candidates: Row[]): 
     }
     const target = matches.size === 1 ? [...matches.keys()][0] : null;
     // the identity of the record an item ends up as: its target, or its new keys
-    const identities = target ? [`id:${target}`] : [
-      ...(typeof item.id === 'string' ? [`id:${item.id}`] : []),
-      ...keys.flatMap((key) => (key.valueOf(item) === undefined ? [] : [`${key.path}:${key.valueOf(item)}`])),
-    ];
+    const identities = target
+      ? [`id:${target}`]
+      : [
+          ...(typeof item.id === 'string' ? [`id:${item.id}`] : []),
+          ...keys.flatMap((key) => (key.valueOf(item) === undefined ? [] : [`${key.path}:${key.valueOf(item)}`])),
+        ];
     for (const identity of identities) {
       const earlier = claimed.get(identity);
-      if (earlier !== undefined) messages.push(`[${earlier}] and [${i}] resolve to the same record (${identity.replace(/^id:/, 'id ')})`);
+      if (earlier !== undefined)
+        messages.push(`[${earlier}] and [${i}] resolve to the same record (${identity.replace(/^id:/, 'id ')})`);
       else claimed.set(identity, i);
     }
     return target;

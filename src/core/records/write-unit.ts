@@ -50,7 +50,12 @@ export class WriteUnit {
    * same transaction (a repeated request gets the first answer back and writes nothing) and the
    * answer stored with the write; a constraint error of a multi-record request names its records.
    */
-  async create(meta: CollectionMeta, inputs: Row[], options: CreateOptions, work: (tx: Queryable) => Promise<Omit<CreateResult, 'replayed'>>): Promise<CreateResult> {
+  async create(
+    meta: CollectionMeta,
+    inputs: Row[],
+    options: CreateOptions,
+    work: (tx: Queryable) => Promise<Omit<CreateResult, 'replayed'>>,
+  ): Promise<CreateResult> {
     const { idempotency } = options;
     try {
       if (options.single && !idempotency) return { ...(await this.single(meta, work)), replayed: false };

@@ -20,8 +20,13 @@ export class BulkStatements {
   }
 
   /** One `GROUP BY` over the rows matching `where`: `select` from the compiler, grouped by its first `dimensions` expressions. */
-  aggregate(db: Queryable, clause: { select: string[]; dimensions: number; where: string; orderBy: string; limit: number; values: unknown[] }): Promise<Row[]> {
-    const groupBy = clause.dimensions ? ` GROUP BY ${Array.from({ length: clause.dimensions }, (_, i) => i + 1).join(', ')}` : '';
+  aggregate(
+    db: Queryable,
+    clause: { select: string[]; dimensions: number; where: string; orderBy: string; limit: number; values: unknown[] },
+  ): Promise<Row[]> {
+    const groupBy = clause.dimensions
+      ? ` GROUP BY ${Array.from({ length: clause.dimensions }, (_, i) => i + 1).join(', ')}`
+      : '';
     return db.query(
       `SELECT ${clause.select.join(', ')} FROM ${this.table} WHERE ${clause.where}${groupBy} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`,
       clause.values,
@@ -29,7 +34,10 @@ export class BulkStatements {
   }
 
   /** The first `perGroup` rows (by id) of every group of `dimensions` among the rows matching `where`, each with its group values `g0..`. */
-  samples(db: Queryable, clause: { dimensions: string[]; where: string; values: unknown[]; perGroup: number }): Promise<Row[]> {
+  samples(
+    db: Queryable,
+    clause: { dimensions: string[]; where: string; values: unknown[]; perGroup: number },
+  ): Promise<Row[]> {
     const groups = clause.dimensions.map((sql, i) => `${sql} AS "g${i}"`);
     const partition = clause.dimensions.length ? `PARTITION BY ${clause.dimensions.join(', ')} ` : '';
     return db.query(
@@ -41,13 +49,19 @@ export class BulkStatements {
 
   /** Ids of the rows matching a compiled condition, locked for the transaction, by id, at most `limit`. */
   async lockMatching(tx: Queryable, where: string, values: unknown[], limit: number): Promise<string[]> {
-    const rows = await tx.query<{ id: string }>(`SELECT "id" FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`, values);
+    const rows = await tx.query<{ id: string }>(
+      `SELECT "id" FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`,
+      values,
+    );
     return rows.map((row) => row.id);
   }
 
   /** Rows matching a compiled condition, locked for the transaction, by id, at most `limit`. */
   lockRows(tx: Queryable, where: string, values: unknown[], limit: number): Promise<Row[]> {
-    return tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`, values);
+    return tx.query(
+      `SELECT ${this.selectList} FROM ${this.table} WHERE ${where} ORDER BY "id" LIMIT ${limit} FOR UPDATE`,
+      values,
+    );
   }
 
   /** The records of `ids` (live or not), by id. */
@@ -105,15 +119,27 @@ export class BulkStatements {
    * Sets the same columns (and `updatedAt`) on the records of `from`, a relation with an `id`
    * column (one row per record), RETURNING their columns and `returning` (columns of `from`).
    */
-  updateJoined(from: string, columns: string[], values: unknown[], params: SqlParams, returning: string, guard?: string): string {
-    const sets = columns.map((c, i) => `${q(c)} = ${params.add(values[i])}`).concat('"updatedAt" = now()').join(', ');
+  updateJoined(
+    from: string,
+    columns: string[],
+    values: unknown[],
+    params: SqlParams,
+    returning: string,
+    guard?: string,
+  ): string {
+    const sets = columns
+      .map((c, i) => `${q(c)} = ${params.add(values[i])}`)
+      .concat('"updatedAt" = now()')
+      .join(', ');
     const own = this.selectList.replace(/(^|, )"/g, '$1t."');
     return `UPDATE ${this.table} t SET ${sets} FROM ${from} WHERE t."id" = ${from}."id"${guard ? ` AND ${guard}` : ''} RETURNING ${own}, ${returning}`;
   }
 
   /** Soft-deletes the live ones (or restores the soft-deleted ones) among `ids`, RETURNING their columns. */
   setDeletedIds(ids: string, deleted: boolean): string {
-    const change = deleted ? `"deletedAt" = now() WHERE "deletedAt" IS NULL` : `"deletedAt" = NULL WHERE "deletedAt" IS NOT NULL`;
+    const change = deleted
+      ? `"deletedAt" = now() WHERE "deletedAt" IS NULL`
+      : `"deletedAt" = NULL WHERE "deletedAt" IS NOT NULL`;
     return `UPDATE ${this.table} SET ${change} AND "id" = ANY(${ids}::uuid[]) RETURNING ${this.selectList}`;
   }
 
@@ -148,11 +174,17 @@ export class BulkStatements {
    */
   patchEach(tx: Queryable, columns: string[], changes: Record<string, unknown>[]): Promise<Row[]> {
     const types = ['"__id" uuid', '"__set" text[]', ...columns.map((c) => `${q(c)} ${this.repository.sqlType(c)}`)];
-    const next = columns.map((c) => `CASE WHEN '${c.replace(/'/g, "''")}' = ANY(r."__set") THEN r.${q(c)} ELSE t.${q(c)} END`);
+    const next = columns.map(
+      (c) => `CASE WHEN '${c.replace(/'/g, "''")}' = ANY(r."__set") THEN r.${q(c)} ELSE t.${q(c)} END`,
+    );
     const changed = columns.length
       ? `t."deletedAt" IS NOT NULL OR (${columns.map((c) => `t.${q(c)}`).join(', ')}, NULL) IS DISTINCT FROM (${next.join(', ')}, NULL)`
       : 't."deletedAt" IS NOT NULL';
-    const sets = [...columns.map((c, i) => `${q(c)} = ${next[i]}`), `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`, `"deletedAt" = NULL`];
+    const sets = [
+      ...columns.map((c, i) => `${q(c)} = ${next[i]}`),
+      `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`,
+      `"deletedAt" = NULL`,
+    ];
     return tx.query(
       `UPDATE ${this.table} AS t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(', ')}) ` +
         `WHERE t."id" = r."__id" RETURNING ${this.selectList.replace(/(^|, )"/g, '$1t."')}`,

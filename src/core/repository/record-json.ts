@@ -52,7 +52,9 @@ export function recordJsonSql(meta: CollectionMeta, alias: string): string {
     } else {
       const object = `jsonb_build_object(${cols.map((c) => `${key(c.sub!.name)}, ${valueSql(c, ref(c.column))}`).join(', ')})`;
       const allNull = cols.map((c) => `${ref(c.column)} IS NULL`).join(' AND ');
-      pairs.push(`${key(field.name)}, ${field.nullable ? `CASE WHEN ${allNull} THEN NULL ELSE ${object} END` : object}`);
+      pairs.push(
+        `${key(field.name)}, ${field.nullable ? `CASE WHEN ${allNull} THEN NULL ELSE ${object} END` : object}`,
+      );
     }
   }
   for (const column of ['createdAt', 'updatedAt', 'deletedAt']) pairs.push(`${key(column)}, ${isoSql(ref(column))}`);

@@ -35,14 +35,22 @@ export class RecordRepository {
     const readable = (col: StorageColumn) =>
       // enum arrays come back as untyped literals; cast to text[] so the driver parses them
       col.type === 'MULTI_SELECT' ? `${q(col.column)}::text[] AS ${q(col.column)}` : q(col.column);
-    this.selectList = [...COMMON_FIELDS.map(q), ...meta.columns.filter((c) => !c.field.writeOnly).map(readable)].join(', ');
-    this.columnNames = [...COMMON_FIELDS, ...meta.columns.filter((c) => !c.field.writeOnly).map((c) => c.column)].map(q).join(', ');
+    this.selectList = [...COMMON_FIELDS.map(q), ...meta.columns.filter((c) => !c.field.writeOnly).map(readable)].join(
+      ', ',
+    );
+    this.columnNames = [...COMMON_FIELDS, ...meta.columns.filter((c) => !c.field.writeOnly).map((c) => c.column)]
+      .map(q)
+      .join(', ');
     this.named = meta.plural;
   }
 
   /** A live record by id (a named statement: parsed once per connection). */
   async findLive(db: Queryable, id: string): Promise<Row | undefined> {
-    const [row] = await db.query(`SELECT ${this.selectList} FROM ${this.table} WHERE "id" = $1 AND "deletedAt" IS NULL`, [id], `${this.named}.findOne`);
+    const [row] = await db.query(
+      `SELECT ${this.selectList} FROM ${this.table} WHERE "id" = $1 AND "deletedAt" IS NULL`,
+      [id],
+      `${this.named}.findOne`,
+    );
     return row;
   }
 
@@ -54,18 +62,27 @@ export class RecordRepository {
 
   /** Live records among `ids` (any order). */
   findLiveByIds(db: Queryable, ids: string[]): Promise<Row[]> {
-    return db.query(`SELECT ${this.selectList} FROM ${this.table} WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`, [ids]);
+    return db.query(
+      `SELECT ${this.selectList} FROM ${this.table} WHERE "id" = ANY($1::uuid[]) AND "deletedAt" IS NULL`,
+      [ids],
+    );
   }
 
   /** One page of a compiled list request. */
   page(db: Queryable, clause: PageClause): Promise<Row[]> {
     const where = clause.where ? ` WHERE ${clause.where}` : '';
     const select = [this.selectList, ...(clause.extraSelect ?? [])].join(', ');
-    return db.query(`SELECT ${select} FROM ${this.table}${where} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`, clause.values);
+    return db.query(
+      `SELECT ${select} FROM ${this.table}${where} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`,
+      clause.values,
+    );
   }
 
   async count(db: Queryable, where: string, values: unknown[]): Promise<number> {
-    const [row] = await db.query<{ count: number }>(`SELECT count(*) AS count FROM ${this.table}${where ? ` WHERE ${where}` : ''}`, values);
+    const [row] = await db.query<{ count: number }>(
+      `SELECT count(*) AS count FROM ${this.table}${where ? ` WHERE ${where}` : ''}`,
+      values,
+    );
     return row.count;
   }
 
@@ -150,7 +167,8 @@ export class RecordRepository {
     if ((COMMON_FIELDS as readonly string[]).includes(column)) return 'timestamp with time zone';
     const stored = this.meta.columns.find((c) => c.column === column);
     if (!stored) throw new Error(`${this.meta.plural} has no column ${column}`);
-    if (stored.pgType === 'enum') return q(`${this.meta.table}_${column.toLowerCase()}_enum`) + (stored.type === 'MULTI_SELECT' ? '[]' : '');
+    if (stored.pgType === 'enum')
+      return q(`${this.meta.table}_${column.toLowerCase()}_enum`) + (stored.type === 'MULTI_SELECT' ? '[]' : '');
     return stored.pgType + (stored.type === 'ARRAY' ? '[]' : '');
   }
 
@@ -168,7 +186,9 @@ export class RecordRepository {
   /** Locks a record (live only, or any when `liveOnly` is false) and returns its row. */
   async lock(tx: Queryable, id: string, liveOnly: boolean): Promise<Row | undefined> {
     const live = liveOnly ? ' AND "deletedAt" IS NULL' : '';
-    const [row] = await tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE "id" = $1${live} FOR UPDATE`, [id]);
+    const [row] = await tx.query(`SELECT ${this.selectList} FROM ${this.table} WHERE "id" = $1${live} FOR UPDATE`, [
+      id,
+    ]);
     return row;
   }
 
@@ -184,7 +204,9 @@ export class RecordRepository {
 
   /** Soft-deletes a live record (`deleted`) or restores a soft-deleted one; the row after, if it changed. */
   async setDeleted(tx: Queryable, id: string, deleted: boolean): Promise<Row | undefined> {
-    const change = deleted ? `"deletedAt" = now() WHERE "id" = $1 AND "deletedAt" IS NULL` : `"deletedAt" = NULL WHERE "id" = $1 AND "deletedAt" IS NOT NULL`;
+    const change = deleted
+      ? `"deletedAt" = now() WHERE "id" = $1 AND "deletedAt" IS NULL`
+      : `"deletedAt" = NULL WHERE "id" = $1 AND "deletedAt" IS NOT NULL`;
     const [row] = await tx.query(`UPDATE ${this.table} SET ${change} RETURNING ${this.selectList}`, [id]);
     return row;
   }

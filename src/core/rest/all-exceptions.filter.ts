@@ -22,7 +22,12 @@ function messagesOf(exception: HttpException): string[] {
 }
 
 /** Errors raised by the HTTP layer's body parsers (Express body-parser or Fastify). */
-function parserError(error: { type?: string; code?: string; status?: number; statusCode?: number }): Classified | undefined {
+function parserError(error: {
+  type?: string;
+  code?: string;
+  status?: number;
+  statusCode?: number;
+}): Classified | undefined {
   const kind = error.type ?? error.code;
   switch (kind) {
     case 'entity.parse.failed':
@@ -41,7 +46,8 @@ function parserError(error: { type?: string; code?: string; status?: number; sta
       return { status: 400, messages: ['Request aborted'] };
   }
   const status = error.status ?? error.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, messages: [ERROR_NAMES[status] ?? 'Bad request'] };
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { status, messages: [ERROR_NAMES[status] ?? 'Bad request'] };
   return undefined;
 }
 
@@ -77,7 +83,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (parser) return parser;
     const violation = constraintViolation(error);
     if (violation) return { status: 400, messages: [constraintMessage(violation, this.catalog)] };
-    if (isBadInputError(error)) return { status: 400, messages: ['A value cannot be stored: it is out of range or malformed'] };
+    if (isBadInputError(error))
+      return { status: 400, messages: ['A value cannot be stored: it is out of range or malformed'] };
     if (isUnavailableError(error)) {
       this.logger.warn(`database unavailable: ${error.message}${tag}`);
       return { status: 503, messages: ['The database is unavailable; retry later'], headers: { 'Retry-After': '5' } };
@@ -92,7 +99,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = http.getResponse();
     const request = http.getRequest<{ requestId?: string; raw?: { requestId?: string } }>();
     const { status, messages, headers } = this.classify(exception, request?.requestId ?? request?.raw?.requestId);
-    const body: ErrorEnvelope = { statusCode: status, error: ERROR_NAMES[status] ?? `Http${status}Exception`, messages };
+    const body: ErrorEnvelope = {
+      statusCode: status,
+      error: ERROR_NAMES[status] ?? `Http${status}Exception`,
+      messages,
+    };
     for (const [name, value] of Object.entries(headers ?? {})) httpAdapter.setHeader(response, name, value);
     httpAdapter.reply(response, body, status);
   }

@@ -1,4 +1,12 @@
-import { BadRequestException, createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
+import {
+  BadRequestException,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  PipeTransform,
+  Type,
+} from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { CollectionDefinition } from '../model/collection-definition';
@@ -54,7 +62,8 @@ export const CreateBody = createParamDecorator((_: unknown, ctx: ExecutionContex
 });
 
 function parseUpsert(raw: unknown): boolean {
-  if (raw !== undefined && typeof raw !== 'string') throw new QueryError(`Query parameter 'upsert' must be given once, as a string`);
+  if (raw !== undefined && typeof raw !== 'string')
+    throw new QueryError(`Query parameter 'upsert' must be given once, as a string`);
   return parseBoolean('upsert', raw);
 }
 
@@ -68,7 +77,11 @@ export function bodyPipesFor(def: CollectionDefinition) {
       transform({ body, upsert }: { body: unknown; upsert: unknown }): CreateInput {
         const isUpsert = parseUpsert(upsert);
         const dto = isUpsert ? def.update : def.create;
-        if (many) return { records: validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth), upsert: isUpsert };
+        if (many)
+          return {
+            records: validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth),
+            upsert: isUpsert,
+          };
         const result = validateRecord(dto, body, true, this.config.maxBodyDepth);
         if (!result.ok) throw badRequest(result.messages);
         return { records: [result.value], upsert: isUpsert };
@@ -98,7 +111,12 @@ export function bodyPipesFor(def: CollectionDefinition) {
 }
 
 /** `{"data": [partial records]}` or `{"ids": [uuids]}`, exactly one (API.md section 5). */
-export function parseDuplicatesBody(partial: Type<object>, body: unknown, max: number, maxDepth?: number): DuplicatesInput {
+export function parseDuplicatesBody(
+  partial: Type<object>,
+  body: unknown,
+  max: number,
+  maxDepth?: number,
+): DuplicatesInput {
   if (!isPlainObject(body)) throw badRequest(['Body must be a JSON object']);
   const extra = Object.keys(body).filter((k) => k !== 'data' && k !== 'ids');
   if (extra.length) throw badRequest(extra.map((k) => `property ${k} should not exist`));
@@ -110,7 +128,9 @@ export function parseDuplicatesBody(partial: Type<object>, body: unknown, max: n
     const ids = body.ids;
     if (!Array.isArray(ids)) throw badRequest(['ids must be an array of UUIDs']);
     if (ids.length > max) throw badRequest([`ids may hold at most ${max} values`]);
-    const bad = ids.map((id, i) => (isUuid(id) ? undefined : `[${i}] '${String(id)}' is not a valid UUID`)).filter(Boolean);
+    const bad = ids
+      .map((id, i) => (isUuid(id) ? undefined : `[${i}] '${String(id)}' is not a valid UUID`))
+      .filter(Boolean);
     if (bad.length) throw badRequest(bad as string[]);
     return { ids: (ids as string[]).map((id) => id.toLowerCase()) };
   }

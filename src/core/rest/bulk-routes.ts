@@ -25,7 +25,14 @@ import { IfMatchHeader } from './request-headers';
 /** What the bulk routes need of the point routes' controller. */
 interface PointRoutes {
   readonly meta: CollectionMeta;
-  updateOne(id: string, body: Row, shape: Shape, actor: RequestActor, ifMatch: IfMatch | undefined, header: SetHeader): Promise<unknown>;
+  updateOne(
+    id: string,
+    body: Row,
+    shape: Shape,
+    actor: RequestActor,
+    ifMatch: IfMatch | undefined,
+    header: SetHeader,
+  ): Promise<unknown>;
   restoreOne(id: string, shape: Shape, actor: RequestActor, header: SetHeader): Promise<unknown>;
 }
 
@@ -45,7 +52,9 @@ type PointRoutesClass = new (
  */
 export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass): Type<object> {
   const { UpdateBodyPipe, MergeBodyPipe } = bodyPipesFor(def);
-  const { BulkQueryPipe, BulkDeleteQueryPipe, MergeShapePipe, WriteShapePipe, GroupByQueryPipe } = queryPipesFor(def.plural);
+  const { BulkQueryPipe, BulkDeleteQueryPipe, MergeShapePipe, WriteShapePipe, GroupByQueryPipe } = queryPipesFor(
+    def.plural,
+  );
   const docs = new BulkOperationDocs(def);
   const many = (records: unknown[], verb: string) => ({ data: { [`${verb}${def.pascalPlural}`]: records } });
 
@@ -74,7 +83,11 @@ export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass
 
     @Patch(`${def.plural}/merge`)
     @docs.merge()
-    async merge(@Body(MergeBodyPipe) input: MergeInput, @Query(MergeShapePipe) shape: Shape, @Actor() actor: RequestActor) {
+    async merge(
+      @Body(MergeBodyPipe) input: MergeInput,
+      @Query(MergeShapePipe) shape: Shape,
+      @Actor() actor: RequestActor,
+    ) {
       return { data: { [`merge${def.pascal}`]: await this.merges.merge(this.meta, input, shape, actor) } };
     }
 
@@ -92,19 +105,32 @@ export function withBulkRoutes(def: CollectionDefinition, Base: PointRoutesClass
 
     @Patch(`restore/${def.plural}/:id`)
     @docs.restoreOneAlias()
-    async restoreOneAlias(@Param('id', UuidParamPipe) id: string, @Query(WriteShapePipe) shape: Shape, @Actor() actor: RequestActor, @ResponseHeaders() header: SetHeader) {
+    async restoreOneAlias(
+      @Param('id', UuidParamPipe) id: string,
+      @Query(WriteShapePipe) shape: Shape,
+      @Actor() actor: RequestActor,
+      @ResponseHeaders() header: SetHeader,
+    ) {
       return this.restoreOne(id, shape, actor, header);
     }
 
     @Patch(def.plural)
     @docs.updateMany()
-    async updateMany(@Body(UpdateBodyPipe) body: Row, @Query(BulkQueryPipe) query: BulkQuery, @Actor() actor: RequestActor) {
+    async updateMany(
+      @Body(UpdateBodyPipe) body: Row,
+      @Query(BulkQueryPipe) query: BulkQuery,
+      @Actor() actor: RequestActor,
+    ) {
       return many(await this.bulk.updateMany(this.meta, query, body, actor), 'update');
     }
 
     @Put(def.plural)
     @docs.updateMany('alias')
-    async updateManyAlias(@Body(UpdateBodyPipe) body: Row, @Query(BulkQueryPipe) query: BulkQuery, @Actor() actor: RequestActor) {
+    async updateManyAlias(
+      @Body(UpdateBodyPipe) body: Row,
+      @Query(BulkQueryPipe) query: BulkQuery,
+      @Actor() actor: RequestActor,
+    ) {
       return this.updateMany(body, query, actor);
     }
 

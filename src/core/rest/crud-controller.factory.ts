@@ -28,7 +28,8 @@ import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-header
  */
 export function createCrudController(def: CollectionDefinition): Type<object> {
   const { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe } = bodyPipesFor(def);
-  const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe, CreateShapePipe } = queryPipesFor(def.plural);
+  const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe, CreateShapePipe } =
+    queryPipesFor(def.plural);
   const docs = new CrudOperationDocs(def);
   const one = `${def.plural}/:id`;
   const duplicatesKey = `${def.singular}Duplicates`;
@@ -47,7 +48,14 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     }
 
     /** Create or upsert (`?upsert=true`) records, with an optional Idempotency-Key. */
-    async createOrUpsert(route: string, input: CreateInput, shape: Shape, actor: RequestActor, key: string | undefined, indexed: boolean) {
+    async createOrUpsert(
+      route: string,
+      input: CreateInput,
+      shape: Shape,
+      actor: RequestActor,
+      key: string | undefined,
+      indexed: boolean,
+    ) {
       const idempotency = idempotencyRequest(key, actor.apiKeyId, route, input.upsert, shape, input.records);
       const options = { indexed, idempotency };
       return input.upsert
@@ -57,7 +65,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @Get(def.plural)
     @docs.findMany()
-    async findMany(@Query(ListQueryPipe) query: ListQuery, @CountPreference() count: CountMode | undefined, @ResponseHeaders() header: SetHeader) {
+    async findMany(
+      @Query(ListQueryPipe) query: ListQuery,
+      @CountPreference() count: CountMode | undefined,
+      @ResponseHeaders() header: SetHeader,
+    ) {
       if (count) header('Preference-Applied', `count=${count}`);
       const { records, pageInfo, totalCount } = await this.reads.findMany(this.meta, query, count);
       return { data: { [def.plural]: records }, pageInfo, totalCount };
@@ -73,7 +85,14 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() key: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { records, etag, replayed } = await this.createOrUpsert(`POST /${def.plural}`, input, shape, actor, key, false);
+      const { records, etag, replayed } = await this.createOrUpsert(
+        `POST /${def.plural}`,
+        input,
+        shape,
+        actor,
+        key,
+        false,
+      );
       if (etag) header('ETag', etag);
       if (replayed) header('Idempotent-Replayed', 'true');
       return { data: { [`create${def.pascal}`]: records[0] } };
@@ -89,7 +108,14 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() key: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { records, replayed } = await this.createOrUpsert(`POST /batch/${def.plural}`, input, shape, actor, key, true);
+      const { records, replayed } = await this.createOrUpsert(
+        `POST /batch/${def.plural}`,
+        input,
+        shape,
+        actor,
+        key,
+        true,
+      );
       if (replayed) header('Idempotent-Replayed', 'true');
       return { data: { [`create${def.pascalPlural}`]: records } };
     }
@@ -102,13 +128,22 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       // Twenty's published examples name the list companyDuplicates for every collection. Built
       // field by field: a rest/spread copy gave every answer object a hidden class of its own
       return {
-        data: results.map(({ totalCount, pageInfo, records }) => ({ totalCount, pageInfo, companyDuplicates: records, [duplicatesKey]: records })),
+        data: results.map(({ totalCount, pageInfo, records }) => ({
+          totalCount,
+          pageInfo,
+          companyDuplicates: records,
+          [duplicatesKey]: records,
+        })),
       };
     }
 
     @Get(one)
     @docs.findOne()
-    async findOne(@Param('id', UuidParamPipe) id: string, @Query(FindOneShapePipe) shape: Shape, @ResponseHeaders() header: SetHeader) {
+    async findOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Query(FindOneShapePipe) shape: Shape,
+      @ResponseHeaders() header: SetHeader,
+    ) {
       const { record, etag } = await this.reads.findOne(this.meta, id, shape);
       header('ETag', etag);
       return { data: { [def.singular]: record } };
@@ -137,12 +172,19 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @Actor() actor: RequestActor,
       @IfMatchHeader() ifMatch: IfMatch | undefined,
     ) {
-      return { data: { [`delete${def.pascal}`]: await this.writes.deleteOne(this.meta, id, query.soft, actor, ifMatch) } };
+      return {
+        data: { [`delete${def.pascal}`]: await this.writes.deleteOne(this.meta, id, query.soft, actor, ifMatch) },
+      };
     }
 
     @Patch(`${one}/restore`)
     @docs.restoreOne()
-    async restoreOne(@Param('id', UuidParamPipe) id: string, @Query(WriteShapePipe) shape: Shape, @Actor() actor: RequestActor, @ResponseHeaders() header: SetHeader) {
+    async restoreOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Query(WriteShapePipe) shape: Shape,
+      @Actor() actor: RequestActor,
+      @ResponseHeaders() header: SetHeader,
+    ) {
       const { record, etag } = await this.writes.restoreOne(this.meta, id, shape, actor);
       header('ETag', etag);
       return { data: { [`restore${def.pascal}`]: record } };

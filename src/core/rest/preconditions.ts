@@ -6,7 +6,8 @@ const ENTITY_TAG = /^\s*((?:W\/)?"[\x21\x23-\x7e\x80-\xff]*")\s*(?:,|$)/;
 /** Parses an `If-Match` header (RFC 9110 13.1.1); undefined when absent, 400 when malformed. */
 export function parseIfMatch(header: unknown): IfMatch | undefined {
   if (header === undefined) return undefined;
-  const malformed = () => new BadRequestException('If-Match must be * or a comma-separated list of quoted entity tags, e.g. If-Match: "abc"');
+  const malformed = () =>
+    new BadRequestException('If-Match must be * or a comma-separated list of quoted entity tags, e.g. If-Match: "abc"');
   if (typeof header !== 'string') throw malformed();
   if (header.trim() === '*') return '*';
   const tags: string[] = [];

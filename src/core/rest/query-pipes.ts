@@ -36,7 +36,9 @@ export function queryPipesFor(plural: string) {
   }
 
   /** `depth` and `fields` where the route takes them (create one / many: `upsert` is read by the body pipe, with the body). */
-  const shapePipe = (route: 'findOne' | 'write' | 'create' | 'duplicates' | 'merge'): Type<PipeTransform<RawQuery, Shape>> => {
+  const shapePipe = (
+    route: 'findOne' | 'write' | 'create' | 'duplicates' | 'merge',
+  ): Type<PipeTransform<RawQuery, Shape>> => {
     @Injectable()
     class ShapePipe implements PipeTransform<RawQuery, Shape> {
       private readonly meta: CollectionMeta;
@@ -69,9 +71,14 @@ export function queryPipesFor(plural: string) {
         this.meta = catalog.require(plural);
       }
       transform(raw: RawQuery): BulkQuery & DeleteQuery {
-        const params: { filter?: string; depth?: string; fields?: string; soft_delete?: string } = readParams(raw, ROUTE_PARAMS[route]);
+        const params: { filter?: string; depth?: string; fields?: string; soft_delete?: string } = readParams(
+          raw,
+          ROUTE_PARAMS[route],
+        );
         // Object.assign, not { ...query, soft }: V8 gives an object spread followed by a property a hidden class of its own on every call
-        return Object.assign(parseBulkQuery(this.meta, params, this.config.maxFilterDepth), { soft: parseBoolean('soft_delete', params.soft_delete) });
+        return Object.assign(parseBulkQuery(this.meta, params, this.config.maxFilterDepth), {
+          soft: parseBoolean('soft_delete', params.soft_delete),
+        });
       }
     }
     return BulkQueryPipe;

@@ -7,10 +7,16 @@ function header(ctx: ExecutionContext, name: string): unknown {
 }
 
 /** The parsed `If-Match` header (`*` or entity tags), undefined when absent; 400 when malformed. */
-export const IfMatchHeader = createParamDecorator((_: unknown, ctx: ExecutionContext) => parseIfMatch(header(ctx, 'if-match')));
+export const IfMatchHeader = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  parseIfMatch(header(ctx, 'if-match')),
+);
 
 /** The `count` preference of the `Prefer` header (exact, estimated, none), undefined when not given. */
-export const CountPreference = createParamDecorator((_: unknown, ctx: ExecutionContext) => countPreference(header(ctx, 'prefer')));
+export const CountPreference = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  countPreference(header(ctx, 'prefer')),
+);
 
 /** The `Idempotency-Key` header, undefined when absent; 400 when malformed. */
-export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext) => parseIdempotencyKey(header(ctx, 'idempotency-key')));
+export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  parseIdempotencyKey(header(ctx, 'idempotency-key')),
+);

@@ -30,11 +30,34 @@ export class SearchController {
   constructor(private readonly records: RecordSearch) {}
 
   @Get('search')
-  @ApiOperation({ operationId: 'search', summary: 'Search records across collections (every word as a prefix, accents and case ignored)' })
-  @ApiQuery({ name: 'query', required: true, description: 'Words; each must start a word of the record: `ada lov` finds Ada Lovelace', schema: text })
-  @ApiQuery({ name: 'objects', required: false, description: 'Collections to search (plural names, comma separated); all searchable ones by default', schema: text })
-  @ApiQuery({ name: 'limit', required: false, description: 'Results per page: default 20, at most 100', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
-  @ApiQuery({ name: 'starting_after', required: false, description: 'pageInfo.endCursor of the previous page', schema: text })
+  @ApiOperation({
+    operationId: 'search',
+    summary: 'Search records across collections (every word as a prefix, accents and case ignored)',
+  })
+  @ApiQuery({
+    name: 'query',
+    required: true,
+    description: 'Words; each must start a word of the record: `ada lov` finds Ada Lovelace',
+    schema: text,
+  })
+  @ApiQuery({
+    name: 'objects',
+    required: false,
+    description: 'Collections to search (plural names, comma separated); all searchable ones by default',
+    schema: text,
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Results per page: default 20, at most 100',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  })
+  @ApiQuery({
+    name: 'starting_after',
+    required: false,
+    description: 'pageInfo.endCursor of the previous page',
+    schema: text,
+  })
   @ApiResponse({
     status: 200,
     description: 'Matches, best first (tsRank descending, then recordId)',
@@ -64,7 +87,11 @@ export class SearchController {
             },
           },
         },
-        pageInfo: { type: 'object', required: ['hasNextPage', 'endCursor'], properties: { hasNextPage: { type: 'boolean' }, endCursor: { type: 'string', nullable: true } } },
+        pageInfo: {
+          type: 'object',
+          required: ['hasNextPage', 'endCursor'],
+          properties: { hasNextPage: { type: 'boolean' }, endCursor: { type: 'string', nullable: true } },
+        },
       },
     },
   })

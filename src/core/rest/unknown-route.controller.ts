@@ -1,4 +1,13 @@
-import { All, BadRequestException, Controller, DynamicModule, Module, NotFoundException, Req, Type } from '@nestjs/common';
+import {
+  All,
+  BadRequestException,
+  Controller,
+  DynamicModule,
+  Module,
+  NotFoundException,
+  Req,
+  Type,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CollectionCatalog } from '../model/collection-catalog';
 
@@ -11,7 +20,10 @@ import { CollectionCatalog } from '../model/collection-catalog';
 const SHAPES: { test: (segments: string[]) => boolean; methods: string }[] = [
   { test: (s) => s.length === 1, methods: 'GET, POST, PATCH, PUT, DELETE' },
   { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && s[1] === 'duplicates', methods: 'POST' },
-  { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && (s[1] === 'merge' || s[1] === 'restore'), methods: 'PATCH' },
+  {
+    test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && (s[1] === 'merge' || s[1] === 'restore'),
+    methods: 'PATCH',
+  },
   { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore' && s[1] === 'groupBy', methods: 'GET' },
   { test: (s) => s.length === 2 && s[0] !== 'batch' && s[0] !== 'restore', methods: 'GET, PATCH, PUT, DELETE' },
   { test: (s) => s.length === 3 && s[0] !== 'batch' && s[0] !== 'restore' && s[2] === 'restore', methods: 'PATCH' },
@@ -39,11 +51,16 @@ function unknownRouteController(wildcard: string): Type<object> {
       if (!this.catalog.get(object)) {
         const plural = this.catalog.pluralOf(object);
         throw new BadRequestException(
-          plural ? `object '${object}' not found. Did you mean '${plural}'?` : `object '${object}' not found. eg: companies`,
+          plural
+            ? `object '${object}' not found. Did you mean '${plural}'?`
+            : `object '${object}' not found. eg: companies`,
         );
       }
       const shape = SHAPES.find((s) => s.test(segments));
-      if (!shape) throw new BadRequestException(`Query path '${path}' invalid. Valid examples: /rest/${object}/id or /rest/${object}`);
+      if (!shape)
+        throw new BadRequestException(
+          `Query path '${path}' invalid. Valid examples: /rest/${object}/id or /rest/${object}`,
+        );
       throw new BadRequestException(`${request.method} is not supported on '${path}'; it accepts ${shape.methods}`);
     }
   }

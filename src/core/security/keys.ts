@@ -9,7 +9,8 @@ export function decodeKey(raw: string): Buffer {
   const text = raw.trim();
   const candidates = [/^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : undefined, Buffer.from(text, 'base64')];
   const key = candidates.find((k) => k?.length === 32);
-  if (!key) throw new Error('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)');
+  if (!key)
+    throw new Error('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)');
   return key;
 }
 

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { IsEmail } from 'class-validator';
 import { COLLECTION_DEFINITIONS } from '../../collections';
 import { TextField } from '../fields';
@@ -15,17 +16,46 @@ import { validateRecord, validateRecordWithClassValidator } from './record-body'
  * properties, unknown composite sub-properties, ids good and bad.
  */
 
-
 const random = seededRandom(Number(process.env.VALIDATOR_SEED ?? 20261122));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const chance = (p: number) => random() < p;
-const uuid = () => '0190b3f4-1c2d-4e5f-8a9b-' + Math.floor(random() * 1e12).toString(16).padStart(12, '0');
+const uuid = () =>
+  '0190b3f4-1c2d-4e5f-8a9b-' +
+  Math.floor(random() * 1e12)
+    .toString(16)
+    .padStart(12, '0');
 
 const JUNK: unknown[] = [
-  null, '', 'x', 'a\u0000b', 'not a url', 'https://ok.example/path', '2026-02-30', '2026-11-21', '2026-11-21T25:00:00Z',
-  '2026-11-21T10:04:05.123Z', '0190b3f4-1c2d-4e5f-8a9b-0123456789ab', 'NOT_AN_OPTION', 'RATING_3', 'API', 0, -1.5, 1e308,
-  true, false, [], ['a'], [1, 'a'], ['a\u0000'], {}, { a: 1 }, { primaryEmail: 'x' }, [{ number: 1 }], [{ number: '1', extra: 'x' }],
-  { firstName: 1 }, { nested: { deeper: ['x'] } },
+  null,
+  '',
+  'x',
+  'a\u0000b',
+  'not a url',
+  'https://ok.example/path',
+  '2026-02-30',
+  '2026-11-21',
+  '2026-11-21T25:00:00Z',
+  '2026-11-21T10:04:05.123Z',
+  '0190b3f4-1c2d-4e5f-8a9b-0123456789ab',
+  'NOT_AN_OPTION',
+  'RATING_3',
+  'API',
+  0,
+  -1.5,
+  1e308,
+  true,
+  false,
+  [],
+  ['a'],
+  [1, 'a'],
+  ['a\u0000'],
+  {},
+  { a: 1 },
+  { primaryEmail: 'x' },
+  [{ number: 1 }],
+  [{ number: '1', extra: 'x' }],
+  { firstName: 1 },
+  { nested: { deeper: ['x'] } },
 ];
 const UNKNOWN_KEYS = ['foo', 'createdAt', 'updatedAt', 'deletedAt', 'searchVector', 'Name', '', 'id2', 'Id'];
 
@@ -33,7 +63,9 @@ function validValue(field: FieldDefinition & DeclaredField): unknown {
   if (isComposite(field.type)) return compositeValue(field.compositeClass!);
   switch (field.type) {
     case 'TEXT':
-      return field.httpUrl ? `https://site-${Math.floor(random() * 100)}.example/` : pick(['', 'Ada', 'Lovelace & co', 'émoji ✓']);
+      return field.httpUrl
+        ? `https://site-${Math.floor(random() * 100)}.example/`
+        : pick(['', 'Ada', 'Lovelace & co', 'émoji ✓']);
     case 'RICH_TEXT':
       return '{"blocks":[]}';
     case 'NUMBER':
@@ -66,7 +98,7 @@ function validValue(field: FieldDefinition & DeclaredField): unknown {
   return null;
 }
 
-function compositeValue(cls: Function): Record<string, unknown> {
+function compositeValue(cls: Type): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   for (const sub of getFieldDefinitions(cls) as DeclaredField[]) {
     if (chance(0.3)) continue;
@@ -90,8 +122,18 @@ function body(fields: DeclaredField[], junkRate: number): Record<string, unknown
 
 describe('compiled record validator', () => {
   const cases = COLLECTION_DEFINITIONS.flatMap((def) => [
-    { name: `${def.plural} create`, dto: def.create, fields: getFieldDefinitions(def.create) as DeclaredField[], allowId: true },
-    { name: `${def.plural} update`, dto: def.update, fields: getFieldDefinitions(def.create) as DeclaredField[], allowId: false },
+    {
+      name: `${def.plural} create`,
+      dto: def.create,
+      fields: getFieldDefinitions(def.create) as DeclaredField[],
+      allowId: true,
+    },
+    {
+      name: `${def.plural} update`,
+      dto: def.update,
+      fields: getFieldDefinitions(def.create) as DeclaredField[],
+      allowId: false,
+    },
   ]);
 
   it('covers every collection body (no DTO falls back to class-validator)', () => {
@@ -108,7 +150,9 @@ describe('compiled record validator', () => {
         const reference = validateRecordWithClassValidator(c.dto, input, c.allowId);
         const compiled = validateRecord(c.dto, input, c.allowId);
         if (JSON.stringify(compiled) !== JSON.stringify(reference)) {
-          throw new Error(`${c.name}: ${JSON.stringify(input)}\ncompiled:  ${JSON.stringify(compiled)}\nreference: ${JSON.stringify(reference)}`);
+          throw new Error(
+            `${c.name}: ${JSON.stringify(input)}\ncompiled:  ${JSON.stringify(compiled)}\nreference: ${JSON.stringify(reference)}`,
+          );
         }
         if (reference.ok) accepted++;
         else rejected++;
@@ -146,7 +190,10 @@ describe('compiled record validator', () => {
       @IsEmail() email?: string;
     }
     expect(compiledValidatorOf(Contact)).toBeNull();
-    expect(validateRecord(Contact, { name: 'Ada', email: 'nope' }, false)).toEqual({ ok: false, messages: ['email must be an email'] });
+    expect(validateRecord(Contact, { name: 'Ada', email: 'nope' }, false)).toEqual({
+      ok: false,
+      messages: ['email must be an email'],
+    });
     expect(validateRecord(Contact, { name: 'Ada', email: 'ada@example.com' }, false)).toEqual({
       ok: true,
       value: { name: 'Ada', email: 'ada@example.com' },
@@ -155,7 +202,10 @@ describe('compiled record validator', () => {
 
   it('returns a copy: changing the value leaves the body as sent', () => {
     const def = COLLECTION_DEFINITIONS.find((d) => d.plural === 'people')!;
-    const input = { name: { firstName: 'Ada', lastName: 'Lovelace' }, emails: { primaryEmail: 'ada@example.com', additionalEmails: ['a@b.c'] } };
+    const input = {
+      name: { firstName: 'Ada', lastName: 'Lovelace' },
+      emails: { primaryEmail: 'ada@example.com', additionalEmails: ['a@b.c'] },
+    };
     const result = validateRecord(def.create, input, true);
     expect(result).toEqual({ ok: true, value: input });
     if (!result.ok) return;

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { FIELD_CONSTRAINT, DeclaredField } from '../fields/define-field';
@@ -39,14 +40,14 @@ export interface CompiledRecordValidator {
   check(body: Record<string, unknown>, messages: string[], unknownProperty: MessageOf): void;
 }
 
-const compiled = new Map<Function, CompiledClass | null>();
+const compiled = new Map<Type, CompiledClass | null>();
 
 function fieldConstraintName(metadata: ValidationMetadata): string | undefined {
   const [constraint] = getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
   return constraint?.name;
 }
 
-function compileClass(cls: Function, seen: Set<Function>): CompiledClass | null {
+function compileClass(cls: Type, seen: Set<Type>): CompiledClass | null {
   if (compiled.has(cls)) return compiled.get(cls)!;
   if (seen.has(cls)) return null; // a cycle: not a shape the field model produces
   seen.add(cls);
@@ -108,17 +109,19 @@ function checkObject(
   }
 }
 
-const validators = new Map<Function, CompiledRecordValidator | null>();
+const validators = new Map<Type, CompiledRecordValidator | null>();
 
 /**
  * The compiled validator of a DTO class (built on first use, then reused), or null when the
  * class uses decorators this does not compile and keeps class-validator.
  */
-export function compiledValidatorOf(dto: Function): CompiledRecordValidator | null {
+export function compiledValidatorOf(dto: Type): CompiledRecordValidator | null {
   let validator = validators.get(dto);
   if (validator === undefined) {
     const node = compileClass(dto, new Set());
-    validator = node ? { check: (body, messages, unknownProperty) => checkObject(node, body, '', messages, unknownProperty) } : null;
+    validator = node
+      ? { check: (body, messages, unknownProperty) => checkObject(node, body, '', messages, unknownProperty) }
+      : null;
     validators.set(dto, validator);
   }
   return validator;

@@ -15,7 +15,9 @@ export function checkJsonSafety(value: unknown, maxDepth = MAX_JSON_DEPTH): stri
     const item = stack.pop()!;
     if (item.value === null || typeof item.value !== 'object') continue;
     if (item.depth >= maxDepth) return `Body is nested deeper than ${maxDepth} levels`;
-    const entries = Array.isArray(item.value) ? item.value.map((v, i) => [String(i), v] as const) : Object.entries(item.value);
+    const entries = Array.isArray(item.value)
+      ? item.value.map((v, i) => [String(i), v] as const)
+      : Object.entries(item.value);
     for (const [key, child] of entries) {
       if (FORBIDDEN_KEYS.has(key)) return `property ${item.path ? `${item.path}.` : ''}${key} is not allowed`;
       stack.push({ value: child, depth: item.depth + 1, path: item.path ? `${item.path}.${key}` : key });

@@ -78,7 +78,12 @@ function precheck(
  * its decorators. Used for DTOs the compiled validator does not cover, and by the test that
  * proves both give the same answers.
  */
-export function validateRecordWithClassValidator(dto: Type<object>, body: unknown, allowId: boolean, maxDepth?: number): RecordValidation {
+export function validateRecordWithClassValidator(
+  dto: Type<object>,
+  body: unknown,
+  allowId: boolean,
+  maxDepth?: number,
+): RecordValidation {
   const messages: string[] = [];
   const checked = precheck(body, allowId, maxDepth, messages);
   if (!checked) return { ok: false, messages };
@@ -95,7 +100,12 @@ export function validateRecordWithClassValidator(dto: Type<object>, body: unknow
  * With `allowId`, an optional client-chosen `id` (a UUID) is accepted beside the fields.
  * Returns the messages of every problem, or the validated values (a copy of the body).
  */
-export function validateRecord(dto: Type<object>, body: unknown, allowId: boolean, maxDepth?: number): RecordValidation {
+export function validateRecord(
+  dto: Type<object>,
+  body: unknown,
+  allowId: boolean,
+  maxDepth?: number,
+): RecordValidation {
   const validator = compiledValidatorOf(dto);
   if (!validator) return validateRecordWithClassValidator(dto, body, allowId, maxDepth);
   const messages: string[] = [];
@@ -114,7 +124,12 @@ export function badRequest(messages: string[]): BadRequestException {
 }
 
 /** Validates a create-many body: a non-empty array of at most `max` records; errors carry `[index]`. */
-export function validateRecordArray(dto: Type<object>, body: unknown, max: number, maxDepth?: number): Record<string, unknown>[] {
+export function validateRecordArray(
+  dto: Type<object>,
+  body: unknown,
+  max: number,
+  maxDepth?: number,
+): Record<string, unknown>[] {
   if (!Array.isArray(body)) throw badRequest(['Body must be a JSON array of records']);
   if (body.length === 0) throw badRequest(['Body must contain at least one record']);
   if (body.length > max) throw badRequest([`Maximum number of records to upsert is ${max}.`]);
