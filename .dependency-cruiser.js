@@ -9,7 +9,7 @@ const LAYERS = [
   ['database', 'query'], // the connection, entities and migrations; the query language and compiler
   ['repository'], // one statement owner per collection, record codecs
   ['cache', 'events', 'idempotency', 'records'], // services: typed inputs only
-  ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest'], // the HTTP edge (REST and MCP)
+  ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table
 ];
 
 const folder = (names) => `^src/core/(${names.join('|')})/`;

@@ -14,6 +14,7 @@ export class ApiKeyEntity {
 
 export const apiKeys = defineCollection({
   plural: 'apiKeys',
+  description: 'API keys: bearer tokens of the REST and MCP clients (shown once, stored as hashes)',
   singular: 'apiKey',
   pascal: 'ApiKey',
   pascalPlural: 'ApiKeys',

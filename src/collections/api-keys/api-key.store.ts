@@ -17,7 +17,7 @@ export class ApiKeyTable implements ApiKeyStore, OnModuleInit {
     private readonly verifier: ApiKeyVerifier,
     repositories: Repositories,
   ) {
-    const table = repositories.get('apiKeys').table;
+    const table = repositories.get('apiKeys').reads.table.name;
     this.sql = `SELECT "id", "name", "tokenHash", "expiresAt", "revokedAt" FROM ${table} WHERE "tokenHash" = $1 AND "deletedAt" IS NULL`;
   }
 

@@ -56,7 +56,7 @@ export class FirstApiKey implements OnApplicationBootstrap {
     let token: string | undefined;
     try {
       if (lock) await lock.query('SELECT pg_advisory_lock($1)', [FIRST_KEY_LOCK]);
-      if (!(await this.repositories.get('apiKeys').exists(this.db))) {
+      if (!(await this.repositories.get('apiKeys').reads.exists(this.db))) {
         const expiresAt = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
         token = (await createKey(this.writes, this.catalog, 'First key', expiresAt)).token;
       }

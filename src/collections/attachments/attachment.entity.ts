@@ -7,6 +7,7 @@ export class AttachmentEntity {}
 
 export const attachments = defineCollection({
   plural: 'attachments',
+  description: 'Attachments: files attached to people, companies, opportunities, notes and tasks',
   singular: 'attachment',
   pascal: 'Attachment',
   pascalPlural: 'Attachments',

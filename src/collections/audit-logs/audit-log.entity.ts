@@ -7,6 +7,7 @@ export class AuditLogEntity {}
 
 export const auditLogs = defineCollection({
   plural: 'auditLogs',
+  description: 'Audit logs: one row per record event, written with the change (before, after, diff)',
   singular: 'auditLog',
   pascal: 'AuditLog',
   pascalPlural: 'AuditLogs',

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
-import { EVENT_RELATION, eventPropertiesSql } from '../../core/events/event-relation';
+import { EVENT_RELATION, eventPropertiesSql } from '../../core/repository/event-rows';
 import { RequestActor } from '../../core/model/record';
-import { SqlParams } from '../../core/query/apply-query';
-import { RecordRepository } from '../../core/repository/record-repository';
+import { SqlParams } from '../../core/query/sql-params';
+import { WriteStatements } from '../../core/repository/write-statements';
 import { Repositories } from '../../core/repository/repositories';
 
 /** The audit log: one `auditLogs` row per record event, written in the transaction of the change. */
@@ -11,13 +11,13 @@ import { Repositories } from '../../core/repository/repositories';
 export class AuditLogSubscriber implements RecordEventSubscriber, OnModuleInit {
   readonly provides = 'audit';
   readonly writes = ['auditLogs'];
-  private readonly auditLogs: RecordRepository;
+  private readonly auditLogs: WriteStatements;
 
   constructor(
     private readonly bus: RecordEventBus,
     repositories: Repositories,
   ) {
-    this.auditLogs = repositories.get('auditLogs');
+    this.auditLogs = repositories.get('auditLogs').writes;
   }
 
   onModuleInit(): void {

@@ -7,6 +7,7 @@ export class BlocklistEntity {}
 
 export const blocklists = defineCollection({
   plural: 'blocklists',
+  description: 'Blocklists: handles and domains whose messages and events are not imported',
   singular: 'blocklist',
   pascal: 'Blocklist',
   pascalPlural: 'Blocklists',

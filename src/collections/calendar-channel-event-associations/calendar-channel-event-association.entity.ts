@@ -11,6 +11,7 @@ export class CalendarChannelEventAssociationEntity {}
 
 export const calendarChannelEventAssociations = defineCollection({
   plural: 'calendarChannelEventAssociations',
+  description: 'Calendar channel event associations: which channel an event was imported from',
   singular: 'calendarChannelEventAssociation',
   pascal: 'CalendarChannelEventAssociation',
   pascalPlural: 'CalendarChannelEventAssociations',

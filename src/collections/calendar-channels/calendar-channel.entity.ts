@@ -7,6 +7,7 @@ export class CalendarChannelEntity {}
 
 export const calendarChannels = defineCollection({
   plural: 'calendarChannels',
+  description: 'Calendar channels: calendars synchronised from connected accounts',
   singular: 'calendarChannel',
   pascal: 'CalendarChannel',
   pascalPlural: 'CalendarChannels',

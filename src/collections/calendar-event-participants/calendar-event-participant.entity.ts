@@ -11,6 +11,7 @@ export class CalendarEventParticipantEntity {}
 
 export const calendarEventParticipants = defineCollection({
   plural: 'calendarEventParticipants',
+  description: 'Calendar event participants: who takes part in a calendar event',
   singular: 'calendarEventParticipant',
   pascal: 'CalendarEventParticipant',
   pascalPlural: 'CalendarEventParticipants',

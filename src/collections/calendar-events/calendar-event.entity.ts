@@ -7,6 +7,7 @@ export class CalendarEventEntity {}
 
 export const calendarEvents = defineCollection({
   plural: 'calendarEvents',
+  description: 'Calendar events: meetings imported from calendars',
   singular: 'calendarEvent',
   pascal: 'CalendarEvent',
   pascalPlural: 'CalendarEvents',

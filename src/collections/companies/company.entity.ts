@@ -12,6 +12,8 @@ export class CompanyEntity {}
 
 export const companies = defineCollection({
   plural: 'companies',
+  description: 'Companies: the organisations the CRM tracks (domain, size, address, account owner)',
+  featured: 2,
   singular: 'company',
   pascal: 'Company',
   pascalPlural: 'Companies',

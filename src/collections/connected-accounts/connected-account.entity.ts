@@ -7,6 +7,7 @@ export class ConnectedAccountEntity {}
 
 export const connectedAccounts = defineCollection({
   plural: 'connectedAccounts',
+  description: 'Connected accounts: mail and calendar accounts of workspace members (tokens encrypted)',
   singular: 'connectedAccount',
   pascal: 'ConnectedAccount',
   pascalPlural: 'ConnectedAccounts',

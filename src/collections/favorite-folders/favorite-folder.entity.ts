@@ -7,6 +7,7 @@ export class FavoriteFolderEntity {}
 
 export const favoriteFolders = defineCollection({
   plural: 'favoriteFolders',
+  description: 'Favorite folders: folders grouping favorites',
   singular: 'favoriteFolder',
   pascal: 'FavoriteFolder',
   pascalPlural: 'FavoriteFolders',

@@ -7,6 +7,7 @@ export class FavoriteEntity {}
 
 export const favorites = defineCollection({
   plural: 'favorites',
+  description: 'Favorites: records and views pinned by workspace members',
   singular: 'favorite',
   pascal: 'Favorite',
   pascalPlural: 'Favorites',

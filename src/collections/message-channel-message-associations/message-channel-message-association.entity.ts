@@ -11,6 +11,7 @@ export class MessageChannelMessageAssociationEntity {}
 
 export const messageChannelMessageAssociations = defineCollection({
   plural: 'messageChannelMessageAssociations',
+  description: 'Message channel message associations: which channel a message was imported from',
   singular: 'messageChannelMessageAssociation',
   pascal: 'MessageChannelMessageAssociation',
   pascalPlural: 'MessageChannelMessageAssociations',

@@ -7,6 +7,7 @@ export class MessageChannelEntity {}
 
 export const messageChannels = defineCollection({
   plural: 'messageChannels',
+  description: 'Message channels: mailboxes synchronised from connected accounts',
   singular: 'messageChannel',
   pascal: 'MessageChannel',
   pascalPlural: 'MessageChannels',

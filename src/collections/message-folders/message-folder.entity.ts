@@ -7,6 +7,7 @@ export class MessageFolderEntity {}
 
 export const messageFolders = defineCollection({
   plural: 'messageFolders',
+  description: 'Message folders: folders of a message channel',
   singular: 'messageFolder',
   pascal: 'MessageFolder',
   pascalPlural: 'MessageFolders',

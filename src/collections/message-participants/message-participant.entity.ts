@@ -11,6 +11,7 @@ export class MessageParticipantEntity {}
 
 export const messageParticipants = defineCollection({
   plural: 'messageParticipants',
+  description: 'Message participants: senders and recipients of a message',
   singular: 'messageParticipant',
   pascal: 'MessageParticipant',
   pascalPlural: 'MessageParticipants',

@@ -7,6 +7,7 @@ export class MessageThreadEntity {}
 
 export const messageThreads = defineCollection({
   plural: 'messageThreads',
+  description: 'Message threads: conversations grouping messages',
   singular: 'messageThread',
   pascal: 'MessageThread',
   pascalPlural: 'MessageThreads',

@@ -7,6 +7,7 @@ export class MessageEntity {}
 
 export const messages = defineCollection({
   plural: 'messages',
+  description: 'Messages: emails imported from message channels',
   singular: 'message',
   pascal: 'Message',
   pascalPlural: 'Messages',

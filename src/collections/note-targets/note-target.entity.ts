@@ -7,6 +7,7 @@ export class NoteTargetEntity {}
 
 export const noteTargets = defineCollection({
   plural: 'noteTargets',
+  description: 'Note targets: the records a note is about',
   singular: 'noteTarget',
   pascal: 'NoteTarget',
   pascalPlural: 'NoteTargets',

@@ -7,6 +7,8 @@ export class NoteEntity {}
 
 export const notes = defineCollection({
   plural: 'notes',
+  description: 'Notes: free text written about records, linked through note targets',
+  featured: 4,
   singular: 'note',
   pascal: 'Note',
   pascalPlural: 'Notes',

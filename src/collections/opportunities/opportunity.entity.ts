@@ -7,6 +7,8 @@ export class OpportunityEntity {}
 
 export const opportunities = defineCollection({
   plural: 'opportunities',
+  description: 'Opportunities: deals in the pipeline (amount, stage, close date, company, point of contact)',
+  featured: 3,
   singular: 'opportunity',
   pascal: 'Opportunity',
   pascalPlural: 'Opportunities',

@@ -12,6 +12,8 @@ export class PersonEntity {}
 
 export const people = defineCollection({
   plural: 'people',
+  description: 'People: the contacts of the CRM (name, emails, phones, job, city, company)',
+  featured: 1,
   singular: 'person',
   pascal: 'Person',
   pascalPlural: 'People',

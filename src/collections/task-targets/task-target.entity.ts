@@ -7,6 +7,7 @@ export class TaskTargetEntity {}
 
 export const taskTargets = defineCollection({
   plural: 'taskTargets',
+  description: 'Task targets: the records a task is about',
   singular: 'taskTarget',
   pascal: 'TaskTarget',
   pascalPlural: 'TaskTargets',

@@ -7,6 +7,8 @@ export class TaskEntity {}
 
 export const tasks = defineCollection({
   plural: 'tasks',
+  description: 'Tasks: things to do, with a due date, status and assignee, linked through task targets',
+  featured: 5,
   singular: 'task',
   pascal: 'Task',
   pascalPlural: 'Tasks',

@@ -7,6 +7,7 @@ export class TimelineActivityEntity {}
 
 export const timelineActivities = defineCollection({
   plural: 'timelineActivities',
+  description: 'Timeline activities: the history shown on a record (events on it and its notes and tasks)',
   singular: 'timelineActivity',
   pascal: 'TimelineActivity',
   pascalPlural: 'TimelineActivities',

@@ -1,9 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
-import { EVENT_RELATION, eventPropertiesSql, eventRecordSql } from '../../core/events/event-relation';
+import { EVENT_RELATION, eventPropertiesSql, eventRecordSql } from '../../core/repository/event-rows';
 import { CollectionCatalog } from '../../core/model/collection-catalog';
 import { CollectionMeta } from '../../core/model/collection-meta';
-import { RecordRepository } from '../../core/repository/record-repository';
+import { literal } from '../../core/database/sql';
+import { WriteStatements } from '../../core/repository/write-statements';
 import { Repositories } from '../../core/repository/repositories';
 
 /**
@@ -16,7 +17,7 @@ import { Repositories } from '../../core/repository/repositories';
 export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
   readonly provides = 'timeline';
   readonly writes = ['timelineActivities'];
-  private readonly timeline: RecordRepository;
+  private readonly timeline: WriteStatements;
   /** Join column of timelineActivities for each collection that has one (`people` -> `personId`). */
   private readonly columnOf = new Map<string, string>();
   private readonly joinColumns: string[];
@@ -26,8 +27,8 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     private readonly catalog: CollectionCatalog,
     repositories: Repositories,
   ) {
-    this.timeline = repositories.get('timelineActivities');
-    for (const rel of this.timeline.meta.manyToOne) this.columnOf.set(rel.target, rel.joinColumn);
+    this.timeline = repositories.get('timelineActivities').writes;
+    for (const rel of this.timeline.table.meta.manyToOne) this.columnOf.set(rel.target, rel.joinColumn);
     this.joinColumns = [...new Set(this.columnOf.values())];
   }
 
@@ -84,5 +85,3 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     return selects;
   }
 }
-
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;

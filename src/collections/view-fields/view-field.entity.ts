@@ -11,6 +11,7 @@ export class ViewFieldEntity {}
 
 export const viewFields = defineCollection({
   plural: 'viewFields',
+  description: 'View fields: the columns of a view',
   singular: 'viewField',
   pascal: 'ViewField',
   pascalPlural: 'ViewFields',

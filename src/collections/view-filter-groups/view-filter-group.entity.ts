@@ -7,6 +7,7 @@ export class ViewFilterGroupEntity {}
 
 export const viewFilterGroups = defineCollection({
   plural: 'viewFilterGroups',
+  description: 'View filter groups: and/or groups of view filters',
   singular: 'viewFilterGroup',
   pascal: 'ViewFilterGroup',
   pascalPlural: 'ViewFilterGroups',

@@ -7,6 +7,7 @@ export class ViewFilterEntity {}
 
 export const viewFilters = defineCollection({
   plural: 'viewFilters',
+  description: 'View filters: the conditions of a view',
   singular: 'viewFilter',
   pascal: 'ViewFilter',
   pascalPlural: 'ViewFilters',

@@ -7,6 +7,7 @@ export class ViewGroupEntity {}
 
 export const viewGroups = defineCollection({
   plural: 'viewGroups',
+  description: 'View groups: the groups (kanban columns) of a view',
   singular: 'viewGroup',
   pascal: 'ViewGroup',
   pascalPlural: 'ViewGroups',

@@ -11,6 +11,7 @@ export class ViewSortEntity {}
 
 export const viewSorts = defineCollection({
   plural: 'viewSorts',
+  description: 'View sorts: the sort order of a view',
   singular: 'viewSort',
   pascal: 'ViewSort',
   pascalPlural: 'ViewSorts',

@@ -7,6 +7,7 @@ export class ViewEntity {}
 
 export const views = defineCollection({
   plural: 'views',
+  description: 'Views: saved lists and kanbans of a collection',
   singular: 'view',
   pascal: 'View',
   pascalPlural: 'Views',

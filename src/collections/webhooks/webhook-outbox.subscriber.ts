@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
-import { EVENT_RELATION } from '../../core/events/event-relation';
+import { EVENT_RELATION } from '../../core/repository/event-rows';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { webhookPayloadSql } from './webhook-payload';
 

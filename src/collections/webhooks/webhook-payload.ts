@@ -1,4 +1,4 @@
-import { eventRecordSql } from '../../core/events/event-relation';
+import { eventRecordSql } from '../../core/repository/event-rows';
 
 /**
  * SQL for the body of a webhook POST from a row `e` of the events relation, without the

@@ -7,6 +7,7 @@ export class WebhookEntity {}
 
 export const webhooks = defineCollection({
   plural: 'webhooks',
+  description: 'Webhooks: URLs that receive a signed POST for every matching record event',
   singular: 'webhook',
   pascal: 'Webhook',
   pascalPlural: 'Webhooks',

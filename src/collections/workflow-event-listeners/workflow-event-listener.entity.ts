@@ -11,6 +11,7 @@ export class WorkflowEventListenerEntity {}
 
 export const workflowEventListeners = defineCollection({
   plural: 'workflowEventListeners',
+  description: 'Workflow event listeners: record events that start a workflow',
   singular: 'workflowEventListener',
   pascal: 'WorkflowEventListener',
   pascalPlural: 'WorkflowEventListeners',

@@ -7,6 +7,7 @@ export class WorkflowRunEntity {}
 
 export const workflowRuns = defineCollection({
   plural: 'workflowRuns',
+  description: 'Workflow runs: executions of workflow versions',
   singular: 'workflowRun',
   pascal: 'WorkflowRun',
   pascalPlural: 'WorkflowRuns',

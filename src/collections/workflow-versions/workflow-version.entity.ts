@@ -7,6 +7,7 @@ export class WorkflowVersionEntity {}
 
 export const workflowVersions = defineCollection({
   plural: 'workflowVersions',
+  description: 'Workflow versions: the steps and trigger of a workflow, versioned',
   singular: 'workflowVersion',
   pascal: 'WorkflowVersion',
   pascalPlural: 'WorkflowVersions',

@@ -7,6 +7,7 @@ export class WorkflowEntity {}
 
 export const workflows = defineCollection({
   plural: 'workflows',
+  description: 'Workflows: automations triggered by record events or schedules',
   singular: 'workflow',
   pascal: 'Workflow',
   pascalPlural: 'Workflows',

@@ -11,6 +11,7 @@ export class WorkspaceMemberEntity {}
 
 export const workspaceMembers = defineCollection({
   plural: 'workspaceMembers',
+  description: 'Workspace members: the users of the CRM',
   singular: 'workspaceMember',
   pascal: 'WorkspaceMember',
   pascalPlural: 'WorkspaceMembers',

@@ -10,3 +10,16 @@ export const MAX_PARAMS = 60_000;
 export function valuesList(rows: unknown[][], values: unknown[]): string {
   return rows.map((row) => `(${row.map((v) => (values.push(v), `$${values.length}`)).join(', ')})`).join(', ');
 }
+
+/**
+ * A string literal of a text that comes from metadata (never from a request: those are bound): a
+ * field or event name written into a statement. The one literal-quoting function.
+ */
+export function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** `ARRAY['a', 'b']::text[]` of names from metadata. */
+export function namesArray(names: readonly string[]): string {
+  return `ARRAY[${names.map(literal).join(', ')}]::text[]`;
+}

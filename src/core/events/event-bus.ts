@@ -4,24 +4,21 @@ import { StatementNames } from '../database/statement-names';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
-import { SqlParams } from '../query/apply-query';
-import { EVENT_COLUMNS, EVENT_RELATION, eventRow } from './event-relation';
-import { RecordEvent } from './record-events';
+import { RecordEvent } from '../model/record-events';
+import { SqlParams } from '../query/sql-params';
+import { eventsFromJsonSql } from '../repository/event-rows';
+import { eventfulStatementSql, EventfulWrite, SubscriberCte } from '../repository/eventful-write';
 
 /** One data-modifying CTE a subscriber adds to the statement of a write's events. */
-export interface EventStatement {
-  /** Its CTE name, unique within the statement. */
-  name: string;
-  /** `INSERT ...` (with `RETURNING 1` when `committed` wants the count of rows written). */
-  sql: string;
-  /** Runs after the transaction committed, with the number of rows the CTE returned. */
+export interface EventStatement extends SubscriberCte {
+  /** Runs after the transaction committed, with the number of rows the CTE returned (its SQL ends in `RETURNING 1`). */
   committed?: (rows: number) => void;
 }
 
 /**
  * What the consequences of record events plug into: audit log, timeline, webhook outbox. Each
- * subscriber is registered by the module of the collection that owns its rows (core names
- * none of them) and turns a write's events into rows of that collection.
+ * subscriber is registered by the module that owns its rows (core names none of them) and turns
+ * a write's events into rows of its own.
  */
 export interface RecordEventSubscriber {
   /** What it provides, for the start-up checks: `timeline` is required by collections with `timeline: true`. */
@@ -30,28 +27,9 @@ export interface RecordEventSubscriber {
   readonly writes: readonly string[];
   /**
    * Its CTEs for the events of a write on these collections, reading them from the relation
-   * `ev` (see event-relation.ts), values bound through `params`; none when it has nothing to write.
+   * `ev` (see repository/event-rows.ts), values bound through `params`; none when it has nothing to write.
    */
   statements(collections: CollectionMeta[], actor: RequestActor, params: SqlParams): EventStatement[];
-}
-
-/**
- * A write whose events PostgreSQL computes from the write's own rows: its CTEs (`u AS (UPDATE
- * ... RETURNING ...)`), a SELECT of the `ev` columns from them, and the rows it answers.
- */
-export interface EventfulWrite {
-  /** `name AS (...)` CTEs, in order, before the events. */
-  ctes: string[];
-  /** SELECT of the `ev` columns (EVENT_COLUMNS), over the CTEs. */
-  events: string;
-  /** Collections the events are on. */
-  collections: CollectionMeta[];
-  /** What the statement answers: `SELECT <columns> FROM <from> [ORDER BY <orderBy>]`. */
-  answer: { columns: string; from: string; orderBy?: string };
-  /** The values of every placeholder so far; the subscribers add theirs. */
-  params: SqlParams;
-  /** A write of records by id whose text repeats (single-record writes): prepared once it is hot (StatementNames). */
-  prepared?: boolean;
 }
 
 /**
@@ -92,30 +70,21 @@ export class RecordEventBus implements OnApplicationBootstrap {
   async record(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
     if (events.length === 0) return;
     const params = new SqlParams();
-    const source = `SELECT * FROM jsonb_to_recordset(${params.add(JSON.stringify(events.map(eventRow)))}::jsonb) AS e(${EVENT_COLUMNS})`;
+    const source = eventsFromJsonSql(events, params);
     const collections = [...new Set(events.map((e) => e.meta))];
-    await this.write(
-      tx,
-      { ctes: [], events: source, collections, answer: { columns: '1', from: '(SELECT 1) one' }, params },
-      actor,
-    );
+    const answer = { columns: '1', from: '(SELECT 1) one' };
+    await this.write(tx, { collections, ctes: [], events: source, answer, params }, actor);
   }
 
-  /**
-   * Runs a write and writes its events in one statement: the write's CTEs, `ev`, the
-   * subscribers' CTEs, and the write's answer (its rows).
-   */
+  /** Runs a write and writes its events in one statement; the rows the write answers. */
   async write(tx: Queryable, write: EventfulWrite, actor: RequestActor): Promise<Row[]> {
     const statements = this.subscribers.flatMap((s) => s.statements(write.collections, actor, write.params));
     const counted = statements.filter((s) => s.committed);
-    const ctes = [
-      ...write.ctes,
-      `${EVENT_RELATION} AS (${write.events})`,
-      ...statements.map((s) => `${s.name} AS (${s.sql})`),
-    ];
-    const counts = counted.map((s, i) => `(SELECT count(*)::int FROM ${s.name}) AS "__c${i}"`);
-    const { columns, from, orderBy } = write.answer;
-    const text = `WITH ${ctes.join(', ')} SELECT ${[columns, ...counts].join(', ')} FROM ${from}${orderBy ? ` ORDER BY ${orderBy}` : ''}`;
+    const text = eventfulStatementSql(
+      write,
+      statements,
+      counted.map((s) => s.name),
+    );
     const rows = await tx.query<Row>(text, write.params.values, write.prepared ? this.names.nameOf(text) : undefined);
     if (counted.length === 0) return rows;
     const written = counted.map((_, i) => (rows.length ? Number(rows[0][`__c${i}`]) : 0));

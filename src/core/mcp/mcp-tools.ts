@@ -1,3 +1,5 @@
+import { FILTER_OPERATORS } from '../query/parse-filter';
+
 /** The tools of the MCP endpoint (API.md section 13): names, short descriptions, input schemas. */
 
 type Schema = Record<string, unknown>;
@@ -7,16 +9,24 @@ export interface ToolDefinition {
   inputSchema: Schema & { type: 'object' };
 }
 
+/** The limits of the configuration the tools state (the same as the routes they run). */
+export interface ToolLimits {
+  batchMax: number;
+  bulkMax: number;
+  pageSizeDefault: number;
+  pageSizeMax: number;
+}
+
 const FILTER =
-  'Filter, REST grammar: field[op]:value joined by commas (AND), or(...), and(...), not(...). Ops: eq neq in gt gte lt lte ' +
-  'startsWith endsWith like ilike containsAny is(NULL|NOT_NULL). Sub-fields and relations by dot. Example: ' +
+  'Filter, REST grammar: field[op]:value joined by commas (AND), or(...), and(...), not(...). Ops: ' +
+  `${FILTER_OPERATORS.filter((op) => op !== 'is').join(' ')} is(NULL|NOT_NULL). Sub-fields and relations by dot. Example: ` +
   'and(stage[eq]:NEW,company.employees[gt]:100)';
 const ORDER_BY =
   'Sort keys field[AscNullsFirst|AscNullsLast|DescNullsFirst|DescNullsLast], comma separated. Example: createdAt[DescNullsLast]';
 const DEPTH = 'Relations to include: 0 none, 1 (default) related records, 2 their relations too';
 
 /** The tool definitions, with `collection` restricted to the collections served. */
-export function toolDefinitions(collections: string[], searchable: string[]): ToolDefinition[] {
+export function toolDefinitions(collections: string[], searchable: string[], limits: ToolLimits): ToolDefinition[] {
   const collection = {
     type: 'string',
     enum: collections,
@@ -25,6 +35,7 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
   const id = { type: 'string', format: 'uuid', description: 'Record id' };
   const fields = { type: 'array', items: { type: 'string' }, description: 'Top-level fields to return (id always)' };
   const depth = { type: 'integer', enum: [0, 1, 2], description: DEPTH };
+  const filter = { type: 'string', description: FILTER };
   const object = (properties: Record<string, Schema>, required: string[] = []) => ({
     type: 'object' as const,
     properties,
@@ -49,9 +60,14 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
       inputSchema: object(
         {
           collection,
-          filter: { type: 'string', description: FILTER },
+          filter,
           order_by: { type: 'string', description: ORDER_BY },
-          limit: { type: 'integer', minimum: 0, maximum: 200, description: 'Page size, default 60' },
+          limit: {
+            type: 'integer',
+            minimum: 0,
+            maximum: limits.pageSizeMax,
+            description: `Page size, default ${limits.pageSizeDefault}`,
+          },
           cursor: { type: 'string', description: 'pageInfo.endCursor of the previous page' },
           fields,
           depth,
@@ -66,15 +82,14 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
     },
     {
       name: 'create_records',
-      description:
-        'Create 1 to 200 records atomically (fields as describe_collection lists them). upsert: match by id and unique fields, update a match, create the rest.',
+      description: `Create 1 to ${limits.batchMax} records atomically (fields as describe_collection lists them). upsert: match by id and unique fields, update a match, create the rest.`,
       inputSchema: object(
         {
           collection,
           records: {
             type: 'array',
             minItems: 1,
-            maxItems: 200,
+            maxItems: limits.batchMax,
             items: { type: 'object' },
             description: 'Records, e.g. [{"name":{"firstName":"Ada","lastName":"Lovelace"}}]',
           },
@@ -89,25 +104,16 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
     },
     {
       name: 'update_records',
-      description: `Update one record (id) or every record a filter matches (filter, at most 10,000), with the fields in data (partial). ${FILTER}`,
-      inputSchema: object(
-        {
-          collection,
-          data: { type: 'object', description: 'Fields to change' },
-          id,
-          filter: { type: 'string', description: FILTER },
-        },
-        ['collection', 'data'],
-      ),
+      description: `Update one record (id) or every record a filter matches (filter, at most ${limits.bulkMax}), with the fields in data (partial). ${FILTER}`,
+      inputSchema: object({ collection, data: { type: 'object', description: 'Fields to change' }, id, filter }, [
+        'collection',
+        'data',
+      ]),
     },
     {
       name: 'delete_records',
-      description:
-        'Delete one record (id) or every record a filter matches (filter); soft: true keeps them restorable.',
-      inputSchema: object(
-        { collection, id, filter: { type: 'string', description: FILTER }, soft: { type: 'boolean', default: false } },
-        ['collection'],
-      ),
+      description: `Delete one record (id) or every record a filter matches (filter, at most ${limits.bulkMax}); soft: true keeps them restorable.`,
+      inputSchema: object({ collection, id, filter, soft: { type: 'boolean', default: false } }, ['collection']),
     },
     {
       name: 'search_records',
@@ -133,7 +139,7 @@ export function toolDefinitions(collections: string[], searchable: string[]): To
           collection,
           group_by: { type: 'array', maxItems: 3, items: { type: 'object' } },
           aggregate: { type: 'array', items: { type: 'string' } },
-          filter: { type: 'string', description: FILTER },
+          filter,
           order_by: { type: 'array', items: { type: 'object' }, description: 'e.g. [{"totalCount":"DESC"}]' },
           limit: { type: 'integer', minimum: 1, maximum: 200 },
           timezone: { type: 'string', description: 'IANA zone of date granularities, default UTC' },

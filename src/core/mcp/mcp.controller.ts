@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Module, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Module, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -6,6 +6,7 @@ import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../../../package.json';
 import { Actor } from '../auth/request-actor.decorator';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ERROR_NAMES } from '../errors/error-names';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
@@ -33,11 +34,13 @@ export class McpController {
     private readonly runner: McpToolRunner,
     private readonly errors: AllExceptionsFilter,
     catalog: CollectionCatalog,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const all = catalog.all();
     this.tools = toolDefinitions(
       all.map((m) => m.plural),
       all.filter((m) => m.searchable).map((m) => m.plural),
+      config,
     );
   }
 

@@ -14,6 +14,10 @@ export interface CollectionDefinition {
   /** Pascal singular and plural: `createCompany`, `createCompanies`. */
   pascal: string;
   pascalPlural: string;
+  /** What it holds, in one line (the documentation's tag, the MCP collection list). */
+  description: string;
+  /** The CRM's main objects: listed first in the documentation, in this order (1, 2...). */
+  featured?: number;
   /** TypeORM entity derived with `@RecordEntity`. */
   entity: Type;
   /** The three schema variants, bound as values (never through generic type parameters). */

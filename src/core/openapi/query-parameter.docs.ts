@@ -1,4 +1,8 @@
-/** Grammar and example of every query parameter (the parsers in core/query are the authority). */
+/**
+ * Grammar and example of the query parameters shared by routes (the parsers in core/query are the
+ * authority); those whose text depends on the configuration or the collection (limit, a bulk
+ * filter, group-by parameters) are written in route-parameters.ts.
+ */
 export const QUERY_PARAMETER_DOCS = {
   filter: {
     description:
@@ -18,10 +22,6 @@ export const QUERY_PARAMETER_DOCS = {
       'Sort keys `field[Direction]`, comma separated; directions AscNullsFirst (default), AscNullsLast, ' +
       'DescNullsFirst, DescNullsLast; composite sub-fields by dot. id is always the final tiebreaker.',
     schema: { type: 'string', examples: ['createdAt[DescNullsLast]'] },
-  },
-  limit: {
-    description: 'Page size: default 60, at most 200 (larger values are capped).',
-    schema: { type: 'integer', minimum: 0, default: 60, examples: [20] },
   },
   starting_after: {
     description: 'Cursor (pageInfo.endCursor) after which the page starts. Not with ending_before.',

@@ -1,11 +1,12 @@
 import { QueryError } from '../errors/query-error';
 import { CollectionMeta } from '../model/collection-meta';
-import { FilterNode, parseFilter } from './parse-filter';
+import { parseFilter } from './parse-filter';
 import { parseShape, Shape } from './record-shape';
+import { ResolvedFilter, resolveFilter } from './resolve-filter';
 
 /** A bulk update, delete or restore: its mandatory filter and the shape of the records it returns. */
 export interface BulkQuery extends Shape {
-  filter: FilterNode;
+  filter: ResolvedFilter;
 }
 
 /**
@@ -19,5 +20,6 @@ export function parseBulkQuery(
 ): BulkQuery {
   if (params.filter === undefined || params.filter.trim() === '') throw new QueryError('filter is required');
   const filter = parseFilter(params.filter, maxFilterDepth);
-  return { ...parseShape(meta, params), filter };
+  const shape = parseShape(meta, params);
+  return { ...shape, filter: resolveFilter(meta, filter) };
 }

@@ -1,5 +1,5 @@
 import { q } from '../database/sql';
-import { SqlParams } from './apply-query';
+import { SqlParams } from './sql-params';
 import { ColumnRef } from '../model/column-ref';
 import { CollectionMeta } from '../model/collection-meta';
 
@@ -27,12 +27,13 @@ const TEXT_TYPES = new Set(['TEXT', 'RICH_TEXT']);
 /**
  * SQL condition matching records that equal `input` on every field of at least one criterion
  * (case-insensitive for text; values under 3 characters never match). Undefined when no
- * criterion applies to the input.
+ * criterion applies to the input. `selfId`: the record the input is, left out.
  */
 export function duplicateCondition(
   criteria: Criterion[],
   input: Record<string, unknown>,
   params: SqlParams,
+  selfId?: string,
 ): string | undefined {
   const branches: string[] = [];
   for (const criterion of criteria) {
@@ -50,5 +51,7 @@ export function duplicateCondition(
     );
     branches.push(`(${parts.join(' AND ')})`);
   }
-  return branches.length ? `(${branches.join(' OR ')})` : undefined;
+  if (!branches.length) return undefined;
+  // a record looked up by id is not its own duplicate
+  return `(${branches.join(' OR ')})${selfId ? ` AND "id" <> ${params.add(selfId)}` : ''}`;
 }

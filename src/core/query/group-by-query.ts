@@ -1,7 +1,8 @@
 import { QueryError } from '../errors/query-error';
 import { CollectionMeta } from '../model/collection-meta';
 import { ColumnRef } from '../model/column-ref';
-import { FilterNode, parseFilter } from './parse-filter';
+import { parseFilter } from './parse-filter';
+import { ResolvedFilter, resolveFilter } from './resolve-filter';
 import { parseBoolean } from './parse-params';
 
 /**
@@ -60,7 +61,7 @@ export interface GroupOrder {
 export interface GroupByQuery {
   dimensions: Dimension[];
   aggregates: Aggregate[];
-  filter?: FilterNode;
+  filter?: ResolvedFilter;
   order: GroupOrder[];
   limit: number;
   timezone: string;
@@ -185,13 +186,8 @@ export function parseGroupByQuery(meta: CollectionMeta, params: GroupByParams, m
   } catch {
     throw new QueryError(`timezone '${timezone}' is not an IANA time zone, e.g. Europe/Paris`);
   }
-  return {
-    dimensions,
-    aggregates,
-    filter: params.filter === undefined ? undefined : parseFilter(params.filter, maxFilterDepth),
-    order: json('order_by', params.order_by).map((o, i) => orderItem(o, i, dimensions, aggregates)),
-    limit,
-    timezone,
-    sample: parseBoolean('include_records_sample', params.include_records_sample),
-  };
+  const filter = params.filter === undefined ? undefined : parseFilter(params.filter, maxFilterDepth);
+  const order = json('order_by', params.order_by).map((o, i) => orderItem(o, i, dimensions, aggregates));
+  const sample = parseBoolean('include_records_sample', params.include_records_sample);
+  return { dimensions, aggregates, filter: filter && resolveFilter(meta, filter), order, limit, timezone, sample };
 }

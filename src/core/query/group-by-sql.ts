@@ -1,6 +1,6 @@
 import { q } from '../database/sql';
 import { ColumnRef } from '../model/column-ref';
-import { SqlParams } from './apply-query';
+import { SqlParams } from './sql-params';
 import { Aggregate, Dimension, GroupByQuery, GroupOrder } from './group-by-query';
 
 /** The parts of a GROUP BY statement: select expressions (d0.., totalCount, a0..), the number of dimensions, the order. */

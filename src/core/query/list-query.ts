@@ -1,15 +1,16 @@
 import { QueryError } from '../errors/query-error';
 import { CollectionMeta } from '../model/collection-meta';
-import { ResolvedSortKey, resolveSort } from './apply-query';
+import { ResolvedSortKey, resolveSort } from './sort-sql';
 import { decodeCursor } from './cursor';
-import { FilterNode, parseFilter } from './parse-filter';
+import { parseFilter } from './parse-filter';
 import { parseOrderBy, sortSignature } from './parse-order-by';
 import { parseLimit } from './parse-params';
 import { parseShape, Shape } from './record-shape';
+import { ResolvedFilter, resolveFilter } from './resolve-filter';
 
 /** A parsed and checked list request: what the list service runs, with no string left to parse. */
 export interface ListQuery extends Shape {
-  filter?: FilterNode;
+  filter?: ResolvedFilter;
   sort: ResolvedSortKey[];
   sortSignature: string;
   limit: number;
@@ -58,12 +59,13 @@ export function parseListQuery(
           before: params.ending_before !== undefined,
           values: decodeCursor(cursorKey, token, signature, sort.length).v,
         };
+  const limit = parseLimit(params.limit, limits.pageSizeDefault, limits.pageSizeMax);
   return {
     ...shape,
-    filter,
+    filter: filter && resolveFilter(meta, filter),
     sort,
     sortSignature: signature,
-    limit: parseLimit(params.limit, limits.pageSizeDefault, limits.pageSizeMax),
+    limit,
     cursor,
   };
 }

@@ -1,18 +1,15 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
+import { RecordEventBus } from '../events/event-bus';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
-import { filterMentions, filterSql, SqlParams } from '../query/apply-query';
 import { BulkQuery } from '../query/bulk-query';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
-import { EventfulStatements } from './eventful-statements';
+import { FilterTarget } from '../repository/transaction-steps';
 import { RecordShaper } from './record-shaper';
 import { WriteUnit } from './write-unit';
-
-/** Which records a bulk filter may match: live ones (unless it names deletedAt), or soft-deleted ones only (restore). */
-type Scope = 'filter' | 'deleted';
 
 /**
  * Update, delete and restore many by filter (API.md section 11), set-based: whatever the number
@@ -26,33 +23,22 @@ export class RecordBulkWrites {
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
-    private readonly statements: EventfulStatements,
+    private readonly events: RecordEventBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The compiled condition of the records a bulk filter may match, its values added to `params`. */
-  private matchingSql(meta: CollectionMeta, query: BulkQuery, scope: Scope, params: SqlParams): string {
-    const conditions = [filterSql(meta, query.filter, params)];
-    if (scope === 'deleted') conditions.unshift('"deletedAt" IS NOT NULL');
-    else if (!filterMentions(query.filter, 'deletedAt')) conditions.unshift('"deletedAt" IS NULL');
-    return conditions.join(' AND ');
-  }
-
   /** 400 (the transaction rolls back: nothing changed) when more than BULK_MAX records match. */
-  private async refuseTooMany(tx: Queryable, meta: CollectionMeta, where: string, values: unknown[]): Promise<void> {
+  private async refuseTooMany(tx: Queryable, meta: CollectionMeta, target: FilterTarget): Promise<void> {
     const max = this.config.bulkMax;
-    const matched = await this.repositories.of(meta).count(tx, where, values);
+    const matched = await this.repositories.steps(meta).countMatching(tx, target);
     if (matched > max)
       throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
   }
 
-  /** Ids of the records a filter matches, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
-  private async lockMatches(tx: Queryable, meta: CollectionMeta, query: BulkQuery, scope: Scope): Promise<string[]> {
-    const params = new SqlParams();
-    const where = this.matchingSql(meta, query, scope, params);
-    const max = this.config.bulkMax;
-    const ids = await this.repositories.bulk(meta).lockMatching(tx, where, params.values, max + 1);
-    if (ids.length > max) await this.refuseTooMany(tx, meta, where, params.values);
+  /** Ids of the records of `target`, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
+  private async lockMatches(tx: Queryable, meta: CollectionMeta, target: FilterTarget): Promise<string[]> {
+    const ids = await this.repositories.steps(meta).lockMatching(tx, target, this.config.bulkMax + 1);
+    if (ids.length > this.config.bulkMax) await this.refuseTooMany(tx, meta, target);
     return ids;
   }
 
@@ -63,67 +49,42 @@ export class RecordBulkWrites {
    */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
     const codec = this.codecs.of(meta);
-    const bulk = this.repositories.bulk(meta);
+    const steps = this.repositories.steps(meta);
+    const target: FilterTarget = { filter: query.filter, scope: 'filtered' };
     return this.unit.run(meta, async (tx) => {
       const { columns, values } = codec.updateAssignments(input);
       if (columns.length === 0) {
-        const ids = await this.lockMatches(tx, meta, query, 'filter');
-        return ids.length === 0 ? [] : this.shaper.shape(tx, meta, await bulk.findByIds(tx, ids), query);
+        const ids = await this.lockMatches(tx, meta, target);
+        return ids.length === 0 ? [] : this.shaper.shape(tx, meta, await steps.findByIds(tx, ids), query);
       }
-      const max = this.config.bulkMax;
-      const params = new SqlParams();
-      const where = this.matchingSql(meta, query, 'filter', params);
-      const filterValues = params.values.slice();
-      const statement = this.statements.update(
-        meta,
-        bulk.jsonMatching(where, max + 1),
+      const limit = this.config.bulkMax + 1;
+      const write = this.repositories.writes(meta).update(
+        { filter: query.filter, limit },
         columns.map((c) => c.column),
         values,
-        params,
-        max,
       );
-      await bulk.reserveMemory(tx, max);
-      const rows = await this.statements.run(tx, meta, actor, statement);
-      if (rows.length === 0) await this.refuseTooMany(tx, meta, where, filterValues);
+      await steps.reserveMemory(tx, this.config.bulkMax);
+      const rows = await this.events.write(tx, write, actor);
+      if (rows.length === 0) await this.refuseTooMany(tx, meta, target);
       return this.shaper.shape(tx, meta, rows, query);
     });
   }
 
   /** Hard delete (`[{id}]`) or soft delete (the records) of every matching record, by id. */
   async deleteMany(meta: CollectionMeta, query: BulkQuery, soft: boolean, actor: RequestActor): Promise<ApiRecord[]> {
-    const bulk = this.repositories.bulk(meta);
     return this.unit.run(
       meta,
       async (tx) => {
-        const ids = await this.lockMatches(tx, meta, query, 'filter');
+        const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'filtered' });
         if (ids.length === 0) return [];
-        const params = new SqlParams();
-        const list = params.add(ids);
-        await bulk.reserveMemory(tx, ids.length);
+        await this.repositories.steps(meta).reserveMemory(tx, ids.length);
+        const writes = this.repositories.writes(meta);
         if (!soft) {
-          const events = this.statements.eventsOf(meta, 'destroyed', 'u', bulk.recordJson('r'), 'NULL::jsonb');
-          const rows = await this.statements.run(tx, meta, actor, {
-            params,
-            ctes: [`u AS (${bulk.destroyIds(list)})`],
-            events,
-            answer: { columns: '"id"' },
-          });
+          const rows = await this.events.write(tx, writes.destroy(ids, 'many'), actor);
           return rows.map((row) => ({ id: row.id }));
         }
         // records already soft-deleted (a filter naming deletedAt) stay as they are, and are answered too
-        const after = bulk.recordJson('r');
-        const events = this.statements.eventsOf(
-          meta,
-          'deleted',
-          'changed',
-          `${after} || '{"deletedAt": null}'::jsonb`,
-          after,
-        );
-        const ctes = [
-          `changed AS (${bulk.setDeletedIds(list, true)})`,
-          `u AS (SELECT * FROM changed UNION ALL SELECT * FROM (${bulk.rowsOfIds(list)}) unchanged WHERE "id" NOT IN (SELECT "id" FROM changed))`,
-        ];
-        const rows = await this.statements.run(tx, meta, actor, { params, ctes, events });
+        const rows = await this.events.write(tx, writes.softDelete(ids, 'many'), actor);
         return this.shaper.shape(tx, meta, rows, query);
       },
       soft ? 'own' : 'all',
@@ -132,18 +93,11 @@ export class RecordBulkWrites {
 
   /** Restores every soft-deleted record the filter matches; the records, by id. */
   async restoreMany(meta: CollectionMeta, query: BulkQuery, actor: RequestActor): Promise<ApiRecord[]> {
-    const bulk = this.repositories.bulk(meta);
     return this.unit.run(meta, async (tx) => {
-      const ids = await this.lockMatches(tx, meta, query, 'deleted');
+      const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'deleted' });
       if (ids.length === 0) return [];
-      const params = new SqlParams();
-      await bulk.reserveMemory(tx, ids.length);
-      const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
-      const rows = await this.statements.run(tx, meta, actor, {
-        params,
-        ctes: [`u AS (${bulk.setDeletedIds(params.add(ids), false)})`],
-        events,
-      });
+      await this.repositories.steps(meta).reserveMemory(tx, ids.length);
+      const rows = await this.events.write(tx, this.repositories.writes(meta).restore(ids, 'many'), actor);
       return this.shaper.shape(tx, meta, rows, query);
     });
   }

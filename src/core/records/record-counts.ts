@@ -3,8 +3,7 @@ import { CountCache } from '../cache/count-cache';
 import { Db } from '../database/db';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
-import { filterRelationTables } from '../query/apply-query';
-import { FilterNode } from '../query/parse-filter';
+import { filterRelationTables, ResolvedFilter } from '../query/resolve-filter';
 import { Repositories } from '../repository/repositories';
 
 /** How totalCount is computed (`Prefer: count=...`): exact (default), the planner's estimate, or not at all (null). */
@@ -28,7 +27,7 @@ export class RecordCounts {
    * versions of every collection the filter reads: its own, and those its relation paths go through
    * (a people count filtered by `company.employees` changes when a company does).
    */
-  counter(meta: CollectionMeta, mode: CountMode, filter?: FilterNode): Counter {
+  counter(meta: CollectionMeta, mode: CountMode, filter?: ResolvedFilter): Counter {
     const repository = this.repositories.of(meta);
     switch (mode) {
       case 'none':
@@ -38,7 +37,7 @@ export class RecordCounts {
       default: {
         const reads = [
           meta.plural,
-          ...filterRelationTables(meta, filter).map((table) => this.catalog.byTableName(table)!.plural),
+          ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
         ];
         return (where, values) =>
           this.cache.count(reads, `${where}\u0000${JSON.stringify(values)}`, () =>

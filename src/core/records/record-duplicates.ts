@@ -3,7 +3,7 @@ import { Db } from '../database/db';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, Row } from '../model/record';
-import { SqlParams } from '../query/apply-query';
+import { SqlParams } from '../query/sql-params';
 import { encodeCursor } from '../query/cursor';
 import { Criterion, duplicateCondition, MAX_DUPLICATES, resolveCriteria } from '../query/duplicate-condition';
 import { Shape } from '../query/record-shape';
@@ -52,10 +52,9 @@ export class RecordDuplicates {
     const matches = await Promise.all(
       subjects.map(async ({ record, selfId }) => {
         const params = new SqlParams();
-        const condition = duplicateCondition(criteria, record, params);
+        const condition = duplicateCondition(criteria, record, params, selfId);
         if (!condition) return [];
-        const self = selfId ? ` AND "id" <> ${params.add(selfId)}` : '';
-        return repository.duplicates(this.db, condition + self, params.values, MAX_DUPLICATES);
+        return repository.duplicates(this.db, condition, params.values, MAX_DUPLICATES);
       }),
     );
     const records = await this.shaper.shape(this.db, meta, matches.flat(), shape);

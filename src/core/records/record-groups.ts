@@ -3,7 +3,8 @@ import { Db } from '../database/db';
 import { CollectionMeta } from '../model/collection-meta';
 import { ColumnRef } from '../model/column-ref';
 import { ApiRecord, Row } from '../model/record';
-import { filterMentions, filterSql, SqlParams } from '../query/apply-query';
+import { whereSql } from '../query/filter-sql';
+import { SqlParams } from '../query/sql-params';
 import { dimensionExpressions, groupBySql } from '../query/group-by-sql';
 import { GroupByQuery } from '../query/group-by-query';
 import { toIsoTimestamp } from '../repository/record-codec';
@@ -35,18 +36,13 @@ export class RecordGroups {
     private readonly shaper: RecordShaper,
   ) {}
 
-  private where(meta: CollectionMeta, query: GroupByQuery, params: SqlParams): string {
-    const conditions = filterMentions(query.filter, 'deletedAt') ? [] : ['"deletedAt" IS NULL'];
-    if (query.filter) conditions.push(filterSql(meta, query.filter, params));
-    return conditions.join(' AND ') || 'TRUE';
-  }
-
   async groupBy(meta: CollectionMeta, query: GroupByQuery): Promise<Group[]> {
-    const bulk = this.repositories.bulk(meta);
     const params = new SqlParams();
     const statement = groupBySql(query, params);
-    const where = this.where(meta, query, params);
-    const rows = await bulk.aggregate(this.db, { ...statement, where, limit: query.limit, values: params.values });
+    const where = whereSql(meta, query.filter, 'filtered', params);
+    const rows = await this.repositories
+      .of(meta)
+      .aggregate(this.db, { ...statement, where, limit: query.limit, values: params.values });
     const groups: Group[] = rows.map((row) => {
       const group: Group = {
         groupByDimensionValues: query.dimensions.map((d, i) => decode(d.ref, row[`d${i}`], !d.granularity)),
@@ -66,9 +62,9 @@ export class RecordGroups {
   private async attachSamples(meta: CollectionMeta, query: GroupByQuery, groups: Group[]): Promise<void> {
     const params = new SqlParams();
     const dimensions = dimensionExpressions(query, params);
-    const where = this.where(meta, query, params);
+    const where = whereSql(meta, query.filter, 'filtered', params);
     const rows = await this.repositories
-      .bulk(meta)
+      .of(meta)
       .samples(this.db, { dimensions, where, values: params.values, perGroup: SAMPLE_SIZE });
     const byGroup = new Map<string, Row[]>();
     for (const row of rows) {

@@ -1,9 +1,8 @@
 import { Queryable } from '../database/db';
-import { q } from '../database/sql';
 import { Row } from '../model/record';
-import { filterMentions, filterSql, keysetSql, orderBySql, reverseSort, SqlParams } from '../query/apply-query';
 import { encodeCursor } from '../query/cursor';
 import { ListQuery } from '../query/list-query';
+import { listSql } from '../query/list-sql';
 import { RecordRepository } from '../repository/record-repository';
 import { Counter } from './record-counts';
 
@@ -31,30 +30,14 @@ export async function findPage(
   cursorKey: Buffer,
   counter: Counter,
 ): Promise<Page> {
-  const params = new SqlParams();
-  const conditions: string[] = [];
-  if (!filterMentions(query.filter, 'deletedAt')) conditions.push('"deletedAt" IS NULL');
-  if (query.filter) conditions.push(filterSql(repository.meta, query.filter, params));
-  const countWhere = conditions.join(' AND ');
-  const countParams = [...params.values];
-
-  const backward = query.cursor?.before === true;
-  const order = backward ? reverseSort(query.sort) : query.sort;
-  if (query.cursor) conditions.push(keysetSql(order, query.cursor.values, params));
-
+  const list = listSql(repository.table.meta, query);
   const [rows, totalCount] = await Promise.all([
-    repository.page(db, {
-      where: conditions.join(' AND '),
-      orderBy: orderBySql(order),
-      limit: query.limit + 1,
-      values: params.values,
-      extraSelect: query.sort.flatMap((k) => (k.related ? [`${k.related.sql} AS ${q(k.related.output)}`] : [])),
-    }),
-    counter(countWhere, countParams),
+    repository.page(db, list),
+    counter(list.count.where, list.count.values),
   ]);
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
-  if (backward) page.reverse();
+  if (list.backward) page.reverse();
   const cursorOf = (row: Row) =>
     encodeCursor(cursorKey, {
       s: query.sortSignature,
@@ -64,8 +47,8 @@ export async function findPage(
     rows: page,
     totalCount,
     pageInfo: {
-      hasNextPage: backward ? true : more,
-      hasPreviousPage: backward ? more : query.cursor !== undefined,
+      hasNextPage: list.backward ? true : more,
+      hasPreviousPage: list.backward ? more : query.cursor !== undefined,
       startCursor: page.length ? cursorOf(page[0]) : null,
       endCursor: page.length ? cursorOf(page[page.length - 1]) : null,
     },

@@ -1,10 +1,10 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
-import { RecordEvent, recordEvent } from '../events/record-events';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor } from '../model/record';
+import { RecordEvent, recordEvent } from '../model/record-events';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -69,13 +69,8 @@ export class RecordMerges {
     actor: RequestActor,
   ): Promise<ApiRecord> {
     const codec = this.codecs.of(meta);
-    const bulk = this.repositories.bulk(meta);
-    const rows = await bulk.lockRows(
-      tx,
-      '"id" = ANY($1::uuid[]) AND "deletedAt" IS NULL',
-      [input.ids],
-      input.ids.length,
-    );
+    const steps = this.repositories.steps(meta);
+    const rows = await steps.lockLive(tx, input.ids);
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     const missing = input.ids.filter((id) => !byId.has(id));
     if (missing.length) throw new NotFoundException(`Record not found: ${missing.join(', ')}`);
@@ -88,7 +83,7 @@ export class RecordMerges {
     for (const rel of meta.oneToMany) {
       const child = this.catalog.require(rel.target);
       const childCodec = this.codecs.of(child);
-      for (const row of await this.repositories.bulk(child).repoint(tx, rel.joinColumn, mergedIds, survivorId)) {
+      for (const row of await this.repositories.steps(child).repoint(tx, rel.joinColumn, mergedIds, survivorId)) {
         const after = childCodec.toRecord(row);
         events.push(
           recordEvent(child, 'updated', { ...after, [rel.joinColumn]: row.__before, updatedAt: null }, after),
@@ -96,14 +91,14 @@ export class RecordMerges {
       }
     }
     // soft-deleted first: their unique values are free for the survivor to take
-    for (const row of await bulk.setDeletedByIds(tx, mergedIds, true)) {
+    for (const row of await steps.softDeleteByIds(tx, mergedIds)) {
       const record = codec.toRecord(row);
       events.push(recordEvent(meta, 'deleted', { ...record, deletedAt: null }, record));
     }
     const { columns, values } = codec.updateAssignments(mergedFields(meta, survivor, others));
     let row = byId.get(survivorId)!;
     if (columns.length > 0) {
-      row = (await this.repositories.of(meta).update(
+      row = (await steps.updateOne(
         tx,
         survivorId,
         columns.map((c) => c.column),

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
-import { RecordEvent, recordEvent } from '../events/record-events';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
+import { RecordEvent, recordEvent } from '../model/record-events';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -75,11 +75,12 @@ export class RecordUpserts {
     const locks = [
       ...new Set([...ids.map((id) => `id:${id}`), ...values.flatMap((k) => k.values.map((v) => `${k.column}:${v}`))]),
     ];
-    await tx.query('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::int8[]) AS k ORDER BY 1) AS keys', [
-      locks.map((key) => lockKey(meta.table, key)).sort(),
-    ]);
-    const bulk = this.repositories.bulk(meta);
-    const candidates = await bulk.lockByKeys(
+    const steps = this.repositories.steps(meta);
+    await steps.advisoryLocks(
+      tx,
+      locks.map((key) => lockKey(meta.table, key)),
+    );
+    const candidates = await steps.lockByKeys(
       tx,
       ids,
       values.filter((k) => k.values.length > 0),
@@ -97,7 +98,7 @@ export class RecordUpserts {
         created.map((c) => c.input),
         actor,
       );
-      const rows = await this.repositories.of(meta).insert(tx, columns, tuples);
+      const rows = await steps.insertMany(tx, columns, tuples);
       rows.forEach((row, n) => {
         result.set(created[n].index, row);
         events.push(recordEvent(meta, 'created', undefined, codec.toRecord(row)));
@@ -121,9 +122,7 @@ export class RecordUpserts {
         });
         return change;
       });
-      const after = new Map(
-        (await this.repositories.bulk(meta).patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]),
-      );
+      const after = new Map((await steps.patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]));
       for (const { index, id } of updates) {
         const row = after.get(id)!;
         result.set(index, row);

@@ -1,10 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
-import { recordEvent } from '../events/record-events';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
-import { SqlParams } from '../query/apply-query';
+import { recordEvent } from '../model/record-events';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -12,7 +11,6 @@ import { checkIfMatch, etagOf, IfMatch } from './etag';
 import { insertRows } from './insert-rows';
 import { VersionedRecord } from './record-reads';
 import { RecordShaper } from './record-shaper';
-import { EventfulStatements } from './eventful-statements';
 import { CreateOptions, CreateResult, WriteUnit } from './write-unit';
 
 export type { CreateOptions, CreateResult };
@@ -30,7 +28,6 @@ export class RecordWrites {
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
-    private readonly statements: EventfulStatements,
     private readonly events: RecordEventBus,
   ) {}
 
@@ -47,32 +44,17 @@ export class RecordWrites {
     options: CreateOptions = {},
   ): Promise<CreateResult> {
     const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
-    const params = new SqlParams();
-    const insert = this.repositories.of(meta).insertReturning(columns, tuples, params);
-    return this.unit.create(meta, inputs, { ...options, single: insert !== undefined }, async (db) => {
+    const write = this.repositories.writes(meta).create(columns, tuples);
+    return this.unit.create(meta, inputs, { ...options, single: write !== undefined }, async (db) => {
       let rows: Row[];
-      if (insert) {
-        const events = this.statements.eventsOf(
-          meta,
-          'created',
-          'u',
-          'NULL::jsonb',
-          this.repositories.bulk(meta).recordJson('r'),
-        );
-        const byId = new Map(
-          (
-            await this.statements.run(db, meta, actor, { params, ctes: [`u AS (${insert})`], events, prepared: true })
-          ).map((row) => [row.id, row]),
-        );
+      if (write) {
+        const byId = new Map((await this.events.write(db, write, actor)).map((row) => [row.id, row]));
         rows = tuples.map((tuple) => byId.get(tuple[0])!);
       } else {
         // more values than one statement takes: several INSERTs, then the events, in the transaction
-        rows = await this.repositories.of(meta).insert(db, columns, tuples);
-        await this.events.record(
-          db,
-          this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r)),
-          actor,
-        );
+        rows = await this.repositories.steps(meta).insertMany(db, columns, tuples);
+        const events = this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r));
+        await this.events.record(db, events, actor);
       }
       const shaped = await this.shaper.shape(db, meta, rows, shape);
       return {
@@ -94,36 +76,31 @@ export class RecordWrites {
     actor: RequestActor,
     ifMatch?: IfMatch,
   ): Promise<VersionedRecord> {
-    const repository = this.repositories.of(meta);
+    const steps = this.repositories.steps(meta);
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
     const answer = async (db: Queryable, row: Row | undefined) => {
       if (!row) throw new NotFoundException('Record not found');
       return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
     };
-    const update = (db: Queryable) => {
-      const params = new SqlParams();
-      const target = this.repositories.bulk(meta).jsonOfIds(params.add([id]), { live: true, lock: true });
-      const statement = this.statements.update(
-        meta,
-        target,
+    const update = async (db: Queryable) => {
+      const write = this.repositories.writes(meta).update(
+        { ids: [id] },
         columns.map((c) => c.column),
         values,
-        params,
       );
-      statement.prepared = true;
-      return this.statements.run(db, meta, actor, statement);
+      return (await this.events.write(db, write, actor))[0];
     };
     if (columns.length === 0) {
-      const row = await repository.findLiveForWrite(this.unit.db, id, false);
+      const row = await steps.findLiveForWrite(this.unit.db, id, false);
       if (row) checkIfMatch(ifMatch, row);
       return answer(this.unit.db, row);
     }
-    if (ifMatch === undefined) return this.unit.single(meta, async (db) => answer(db, (await update(db))[0]));
+    if (ifMatch === undefined) return this.unit.single(meta, async (db) => answer(db, await update(db)));
     return this.unit.run(meta, async (tx) => {
-      const before = await repository.findLiveForWrite(tx, id, true);
+      const before = await steps.findLiveForWrite(tx, id, true);
       if (!before) throw new NotFoundException('Record not found');
       checkIfMatch(ifMatch, before);
-      return answer(tx, (await update(tx))[0]);
+      return answer(tx, await update(tx));
     });
   }
 
@@ -135,26 +112,10 @@ export class RecordWrites {
     actor: RequestActor,
     ifMatch?: IfMatch,
   ): Promise<ApiRecord> {
-    const bulk = this.repositories.bulk(meta);
     const remove = async (db: Queryable) => {
-      const params = new SqlParams();
-      const list = params.add([id]);
-      const after = bulk.recordJson('r');
-      // a soft delete changes deletedAt only: the record before is the same with deletedAt unset
-      const [row] = soft
-        ? await this.statements.run(db, meta, actor, {
-            params,
-            ctes: [`u AS (${bulk.setDeletedIds(list, true)})`],
-            events: this.statements.eventsOf(meta, 'deleted', 'u', `${after} || '{"deletedAt": null}'::jsonb`, after),
-            prepared: true,
-          })
-        : await this.statements.run(db, meta, actor, {
-            params,
-            ctes: [`u AS (${bulk.destroyIds(list)})`],
-            events: this.statements.eventsOf(meta, 'destroyed', 'u', after, 'NULL::jsonb'),
-            answer: { columns: '"id"' },
-            prepared: true,
-          });
+      const writes = this.repositories.writes(meta);
+      const write = soft ? writes.softDelete([id], 'one') : writes.destroy([id], 'one');
+      const [row] = await this.events.write(db, write, actor);
       if (!row) throw new NotFoundException('Record not found');
       return soft ? this.codecs.of(meta).toRecord(row) : { id: row.id };
     };
@@ -163,7 +124,7 @@ export class RecordWrites {
     return this.unit.run(
       meta,
       async (tx: Queryable) => {
-        const current = await this.repositories.of(meta).lock(tx, id, soft);
+        const current = await this.repositories.steps(meta).lockOne(tx, id, soft);
         if (!current) throw new NotFoundException('Record not found');
         checkIfMatch(ifMatch, current);
         return remove(tx);
@@ -174,20 +135,8 @@ export class RecordWrites {
 
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
   async restoreOne(meta: CollectionMeta, id: string, shape: Shape, actor: RequestActor): Promise<VersionedRecord> {
-    const bulk = this.repositories.bulk(meta);
     return this.unit.single(meta, async (db) => {
-      const params = new SqlParams();
-      const list = params.add([id]);
-      const events = this.statements.eventsOf(meta, 'restored', 'u', 'NULL::jsonb', bulk.recordJson('r'));
-      // the record restored, or as it is when it was live
-      const from = `(SELECT * FROM u UNION ALL ${bulk.rowsOfIds(list)} AND NOT EXISTS (SELECT 1 FROM u)) a`;
-      const [row] = await this.statements.run(db, meta, actor, {
-        params,
-        ctes: [`u AS (${bulk.setDeletedIds(list, false)})`],
-        events,
-        answer: { from },
-        prepared: true,
-      });
+      const [row] = await this.events.write(db, this.repositories.writes(meta).restore([id], 'one'), actor);
       if (!row) throw new NotFoundException('Record not found');
       return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
     });

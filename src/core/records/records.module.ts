@@ -10,7 +10,6 @@ import { Repositories } from '../repository/repositories';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
 import { RecordBulkWrites } from './bulk-writes';
-import { EventfulStatements } from './eventful-statements';
 import { RecordCounts } from './record-counts';
 import { RecordMerges } from './record-merges';
 import { RecordUpserts } from './record-upserts';
@@ -20,6 +19,7 @@ import { RecordSearch } from './record-search';
 import { RecordReads } from './record-reads';
 import { RecordShaper } from './record-shaper';
 import { RecordWrites } from './record-writes';
+import { RecordServices } from './record-services';
 import { RelationLoader } from './relation-loader';
 import { WriteUnit } from './write-unit';
 
@@ -46,6 +46,7 @@ const SERVICES = [
   RecordMerges,
   RecordGroups,
   RecordSearch,
+  RecordServices,
 ];
 
 /**
@@ -92,7 +93,6 @@ export class RecordsModule {
         CountsAtStart,
         RecordCounts,
         WriteUnit,
-        EventfulStatements,
         ...SERVICES,
       ],
       exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, ...SERVICES],

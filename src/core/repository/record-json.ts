@@ -1,4 +1,4 @@
-import { q } from '../database/sql';
+import { literal as key, q } from '../database/sql';
 import { isComposite } from '../fields/field-definition';
 import { StorageColumn } from '../fields/storage-columns';
 import { CollectionMeta } from '../model/collection-meta';
@@ -29,8 +29,6 @@ function buildObject(pairs: string[]): string {
   for (let i = 0; i < pairs.length; i += 40) pieces.push(`jsonb_build_object(${pairs.slice(i, i + 40).join(', ')})`);
   return pieces.length ? pieces.join(' || ') : `'{}'::jsonb`;
 }
-
-const key = (name: string) => `'${name.replace(/'/g, "''")}'`;
 
 /**
  * SQL for the event copy of a record at depth 0 from the row `alias` of its table: the same JSON

@@ -1,32 +1,49 @@
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
-import { BulkStatements } from './bulk-statements';
 import { RecordRepository } from './record-repository';
+import { TableSql } from './table-sql';
+import { TransactionSteps } from './transaction-steps';
+import { WriteStatements } from './write-statements';
+
+/** The statement owner of one collection: its reads, its writes, the steps of its write transactions. */
+export interface Owner {
+  reads: RecordRepository;
+  writes: WriteStatements;
+  steps: TransactionSteps;
+}
 
 /** The statement owners of every collection, built once from the catalog. */
 export class Repositories {
-  private readonly byMeta = new Map<CollectionMeta, RecordRepository>();
-  private readonly bulkByMeta = new Map<CollectionMeta, BulkStatements>();
+  private readonly owners = new Map<CollectionMeta, Owner>();
 
   constructor(private readonly catalog: CollectionCatalog) {
     for (const meta of catalog.all()) {
-      const repository = new RecordRepository(meta);
-      this.byMeta.set(meta, repository);
-      this.bulkByMeta.set(meta, new BulkStatements(repository));
+      const table = new TableSql(meta);
+      this.owners.set(meta, {
+        reads: new RecordRepository(table),
+        writes: new WriteStatements(table),
+        steps: new TransactionSteps(table),
+      });
     }
   }
 
+  /** The reads of a collection. */
   of(meta: CollectionMeta): RecordRepository {
-    return this.byMeta.get(meta)!;
+    return this.owners.get(meta)!.reads;
   }
 
-  /** The set-based statements of a collection (bulk writes, upserts, merges). */
-  bulk(meta: CollectionMeta): BulkStatements {
-    return this.bulkByMeta.get(meta)!;
+  /** The writes of a collection: each one statement with its events. */
+  writes(meta: CollectionMeta): WriteStatements {
+    return this.owners.get(meta)!.writes;
+  }
+
+  /** The statements of a write transaction of several steps on a collection (locks, Node-evented writes). */
+  steps(meta: CollectionMeta): TransactionSteps {
+    return this.owners.get(meta)!.steps;
   }
 
   /** By plural name; throws for an unknown collection (a programming error, not a request's). */
-  get(plural: string): RecordRepository {
-    return this.of(this.catalog.require(plural));
+  get(plural: string): Owner {
+    return this.owners.get(this.catalog.require(plural))!;
   }
 }

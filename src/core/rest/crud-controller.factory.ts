@@ -1,4 +1,5 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Type } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Query, RequestMapping, RequestMethod, Type } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { idempotencyRequest } from '../idempotency/idempotency.store';
@@ -6,125 +7,150 @@ import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionDefinition } from '../model/collection-definition';
 import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
+import { BulkQuery } from '../query/bulk-query';
+import { GroupByQuery } from '../query/group-by-query';
 import { ListQuery } from '../query/list-query';
 import { Shape } from '../query/record-shape';
-import { CrudOperationDocs } from '../openapi/crud-operation.docs';
 import { IfMatch } from '../records/etag';
 import { CountMode } from '../records/record-counts';
-import { DuplicatesInput, RecordDuplicates } from '../records/record-duplicates';
-import { RecordReads } from '../records/record-reads';
-import { RecordUpserts } from '../records/record-upserts';
-import { RecordWrites } from '../records/record-writes';
+import { DuplicatesInput } from '../records/record-duplicates';
+import { MergeInput } from '../records/record-merges';
+import { RecordServices } from '../records/record-services';
+import { fill, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
+import { COLLECTION_ROUTES } from '../routes/route-table';
 import { bodyPipesFor, CreateBody, CreateInput, UuidParamPipe } from './body-pipes';
-import { withBulkRoutes } from './bulk-routes';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
 
 /**
- * Builds the controller of one collection from its definition: every route of API.md
- * section 3. Handlers are thin: pipes and parameter decorators have parsed every input into a
- * typed value, the record services do the work, the handler names the envelope.
- * DTO classes are bound as values (validation never depends on erased generic types).
+ * Builds the controller of one collection from its definition and the route table
+ * (routes/route-table.ts): one handler per route, each mapped to its method, path and status by
+ * `@route(name)`, registered in the table's registration order. Handlers are thin: pipes (built
+ * once per collection) have parsed every input into a typed value, the record services do the
+ * work, the handler names the envelope. DTO classes are bound as values. Documented from the
+ * route table by openapi/route-operations.ts.
  */
 export function createCrudController(def: CollectionDefinition): Type<object> {
-  const { CreateOneBodyPipe, CreateManyBodyPipe, UpdateBodyPipe, DuplicatesBodyPipe } = bodyPipesFor(def);
-  const { ListQueryPipe, FindOneShapePipe, WriteShapePipe, DuplicatesShapePipe, DeleteQueryPipe, CreateShapePipe } =
-    queryPipesFor(def.plural);
-  const docs = new CrudOperationDocs(def);
-  const one = `${def.plural}/:id`;
-  const duplicatesKey = `${def.singular}Duplicates`;
+  const body = bodyPipesFor(def);
+  const query = queryPipesFor(def.plural);
+  const keys = new Map(COLLECTION_ROUTES.map((r) => [r.name, r.answerKey && fill(r.answerKey, def)]));
+  const key = (name: string) => keys.get(name)!;
+  const route = (name: string): MethodDecorator => {
+    const spec = routeNamed(name);
+    return (target, property, descriptor) => {
+      RequestMapping({ path: routerPath(spec, def), method: RequestMethod[spec.method] })(target, property, descriptor);
+      HttpCode(spec.status)(target, property, descriptor);
+    };
+  };
 
+  @ApiExcludeController()
+  @Controller()
   class CrudController {
     readonly meta: CollectionMeta;
 
     constructor(
       catalog: CollectionCatalog,
-      readonly reads: RecordReads,
-      readonly writes: RecordWrites,
-      readonly duplicates: RecordDuplicates,
-      readonly upserts: RecordUpserts,
+      readonly records: RecordServices,
     ) {
       this.meta = catalog.require(def.plural);
     }
 
     /** Create or upsert (`?upsert=true`) records, with an optional Idempotency-Key. */
-    async createOrUpsert(
-      route: string,
+    private createOrUpsert(
+      name: string,
       input: CreateInput,
       shape: Shape,
       actor: RequestActor,
-      key: string | undefined,
-      indexed: boolean,
+      idempotencyKey?: string,
     ) {
-      const idempotency = idempotencyRequest(key, actor.apiKeyId, route, input.upsert, shape, input.records);
-      const options = { indexed, idempotency };
+      const path = name === 'createOne' ? `POST /${def.plural}` : `POST /batch/${def.plural}`;
+      const idempotency = idempotencyRequest(idempotencyKey, actor.apiKeyId, path, input.upsert, shape, input.records);
+      const options = { indexed: name === 'createMany', idempotency };
       return input.upsert
-        ? this.upserts.upsert(this.meta, input.records, shape, actor, options)
-        : this.writes.create(this.meta, input.records, shape, actor, options);
+        ? this.records.upserts.upsert(this.meta, input.records, shape, actor, options)
+        : this.records.writes.create(this.meta, input.records, shape, actor, options);
     }
 
-    @Get(def.plural)
-    @docs.findMany()
+    @route('findMany')
     async findMany(
-      @Query(ListQueryPipe) query: ListQuery,
+      @Query(query.findMany) list: ListQuery,
       @CountPreference() count: CountMode | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
       if (count) header('Preference-Applied', `count=${count}`);
-      const { records, pageInfo, totalCount } = await this.reads.findMany(this.meta, query, count);
+      const { records, pageInfo, totalCount } = await this.records.reads.findMany(this.meta, list, count);
       return { data: { [def.plural]: records }, pageInfo, totalCount };
     }
 
-    @Post(def.plural)
-    @HttpCode(201)
-    @docs.createOne()
+    @route('createOne')
     async createOne(
-      @CreateBody(undefined, CreateOneBodyPipe) input: CreateInput,
-      @Query(CreateShapePipe) shape: Shape,
+      @CreateBody(undefined, body.CreateOneBodyPipe) input: CreateInput,
+      @Query(query.createOne) shape: Shape,
       @Actor() actor: RequestActor,
-      @IdempotencyKey() key: string | undefined,
+      @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { records, etag, replayed } = await this.createOrUpsert(
-        `POST /${def.plural}`,
-        input,
-        shape,
-        actor,
-        key,
-        false,
-      );
+      const { records, etag, replayed } = await this.createOrUpsert('createOne', input, shape, actor, idempotencyKey);
       if (etag) header('ETag', etag);
       if (replayed) header('Idempotent-Replayed', 'true');
-      return { data: { [`create${def.pascal}`]: records[0] } };
+      return { data: { [key('createOne')]: records[0] } };
     }
 
-    @Post(`batch/${def.plural}`)
-    @HttpCode(201)
-    @docs.createMany()
+    @route('createMany')
     async createMany(
-      @CreateBody(undefined, CreateManyBodyPipe) input: CreateInput,
-      @Query(CreateShapePipe) shape: Shape,
+      @CreateBody(undefined, body.CreateManyBodyPipe) input: CreateInput,
+      @Query(query.createMany) shape: Shape,
       @Actor() actor: RequestActor,
-      @IdempotencyKey() key: string | undefined,
+      @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { records, replayed } = await this.createOrUpsert(
-        `POST /batch/${def.plural}`,
-        input,
-        shape,
-        actor,
-        key,
-        true,
-      );
+      const { records, replayed } = await this.createOrUpsert('createMany', input, shape, actor, idempotencyKey);
       if (replayed) header('Idempotent-Replayed', 'true');
-      return { data: { [`create${def.pascalPlural}`]: records } };
+      return { data: { [key('createMany')]: records } };
     }
 
-    @Post(`${def.plural}/duplicates`)
-    @HttpCode(200)
-    @docs.findDuplicates()
-    async findDuplicates(@Body(DuplicatesBodyPipe) body: DuplicatesInput, @Query(DuplicatesShapePipe) shape: Shape) {
-      const results = await this.duplicates.find(this.meta, body, shape);
+    @route('findOne')
+    async findOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Query(query.findOne) shape: Shape,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape);
+      header('ETag', etag);
+      return { data: { [key('findOne')]: record } };
+    }
+
+    @route('updateOne')
+    async updateOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Body(body.UpdateBodyPipe) input: Row,
+      @Query(query.updateOne) shape: Shape,
+      @Actor() actor: RequestActor,
+      @IfMatchHeader() ifMatch: IfMatch | undefined,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      const { record, etag } = await this.records.writes.updateOne(this.meta, id, input, shape, actor, ifMatch);
+      header('ETag', etag);
+      return { data: { [key('updateOne')]: record } };
+    }
+
+    @route('deleteOne')
+    async deleteOne(
+      @Param('id', UuidParamPipe) id: string,
+      @Query(query.deleteOne) options: DeleteQuery,
+      @Actor() actor: RequestActor,
+      @IfMatchHeader() ifMatch: IfMatch | undefined,
+    ) {
+      const deleted = await this.records.writes.deleteOne(this.meta, id, options.soft, actor, ifMatch);
+      return { data: { [key('deleteOne')]: deleted } };
+    }
+
+    @route('findDuplicates')
+    async findDuplicates(
+      @Body(body.DuplicatesBodyPipe) input: DuplicatesInput,
+      @Query(query.findDuplicates) shape: Shape,
+    ) {
+      const results = await this.records.duplicates.find(this.meta, input, shape);
       // Twenty's published examples name the list companyDuplicates for every collection. Built
       // field by field: a rest/spread copy gave every answer object a hidden class of its own
       return {
@@ -132,64 +158,110 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
           totalCount,
           pageInfo,
           companyDuplicates: records,
-          [duplicatesKey]: records,
+          [`${def.singular}Duplicates`]: records,
         })),
       };
     }
 
-    @Get(one)
-    @docs.findOne()
-    async findOne(
-      @Param('id', UuidParamPipe) id: string,
-      @Query(FindOneShapePipe) shape: Shape,
-      @ResponseHeaders() header: SetHeader,
-    ) {
-      const { record, etag } = await this.reads.findOne(this.meta, id, shape);
-      header('ETag', etag);
-      return { data: { [def.singular]: record } };
-    }
-
-    @Patch(one)
-    @docs.updateOne()
-    async updateOne(
-      @Param('id', UuidParamPipe) id: string,
-      @Body(UpdateBodyPipe) body: Row,
-      @Query(WriteShapePipe) shape: Shape,
+    @route('updateMany')
+    async updateMany(
+      @Body(body.UpdateBodyPipe) input: Row,
+      @Query(query.updateMany) bulk: BulkQuery,
       @Actor() actor: RequestActor,
-      @IfMatchHeader() ifMatch: IfMatch | undefined,
-      @ResponseHeaders() header: SetHeader,
     ) {
-      const { record, etag } = await this.writes.updateOne(this.meta, id, body, shape, actor, ifMatch);
-      header('ETag', etag);
-      return { data: { [`update${def.pascal}`]: record } };
+      return { data: { [key('updateMany')]: await this.records.bulk.updateMany(this.meta, bulk, input, actor) } };
     }
 
-    @Delete(one)
-    @docs.deleteOne()
-    async deleteOne(
-      @Param('id', UuidParamPipe) id: string,
-      @Query(DeleteQueryPipe) query: DeleteQuery,
-      @Actor() actor: RequestActor,
-      @IfMatchHeader() ifMatch: IfMatch | undefined,
-    ) {
-      return {
-        data: { [`delete${def.pascal}`]: await this.writes.deleteOne(this.meta, id, query.soft, actor, ifMatch) },
-      };
+    @route('deleteMany')
+    async deleteMany(@Query(query.deleteMany) bulk: BulkQuery & DeleteQuery, @Actor() actor: RequestActor) {
+      return { data: { [key('deleteMany')]: await this.records.bulk.deleteMany(this.meta, bulk, bulk.soft, actor) } };
     }
 
-    @Patch(`${one}/restore`)
-    @docs.restoreOne()
+    @route('restoreMany')
+    async restoreMany(@Query(query.restoreMany) bulk: BulkQuery, @Actor() actor: RequestActor) {
+      return { data: { [key('restoreMany')]: await this.records.bulk.restoreMany(this.meta, bulk, actor) } };
+    }
+
+    @route('restoreOne')
     async restoreOne(
       @Param('id', UuidParamPipe) id: string,
-      @Query(WriteShapePipe) shape: Shape,
+      @Query(query.restoreOne) shape: Shape,
       @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { record, etag } = await this.writes.restoreOne(this.meta, id, shape, actor);
+      const { record, etag } = await this.records.writes.restoreOne(this.meta, id, shape, actor);
       header('ETag', etag);
-      return { data: { [`restore${def.pascal}`]: record } };
+      return { data: { [key('restoreOne')]: record } };
+    }
+
+    @route('groupBy')
+    async groupBy(@Query(query.groupBy) groups: GroupByQuery) {
+      return this.records.groups.groupBy(this.meta, groups);
+    }
+
+    @route('merge')
+    async merge(
+      @Body(body.MergeBodyPipe) input: MergeInput,
+      @Query(query.merge) shape: Shape,
+      @Actor() actor: RequestActor,
+    ) {
+      return { data: { [key('merge')]: await this.records.merges.merge(this.meta, input, shape, actor) } };
+    }
+
+    // the older route forms (aliasOf in the table): the same handlers
+
+    @route('updateOneAlias')
+    async updateOneAlias(
+      @Param('id', UuidParamPipe) id: string,
+      @Body(body.UpdateBodyPipe) input: Row,
+      @Query(query.updateOneAlias) shape: Shape,
+      @Actor() actor: RequestActor,
+      @IfMatchHeader() ifMatch: IfMatch | undefined,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      return this.updateOne(id, input, shape, actor, ifMatch, header);
+    }
+
+    @route('updateManyAlias')
+    async updateManyAlias(
+      @Body(body.UpdateBodyPipe) input: Row,
+      @Query(query.updateManyAlias) bulk: BulkQuery,
+      @Actor() actor: RequestActor,
+    ) {
+      return this.updateMany(input, bulk, actor);
+    }
+
+    @route('restoreOneAlias')
+    async restoreOneAlias(
+      @Param('id', UuidParamPipe) id: string,
+      @Query(query.restoreOneAlias) shape: Shape,
+      @Actor() actor: RequestActor,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      return this.restoreOne(id, shape, actor, header);
+    }
+
+    @route('restoreManyAlias')
+    async restoreManyAlias(@Query(query.restoreManyAlias) bulk: BulkQuery, @Actor() actor: RequestActor) {
+      return this.restoreMany(bulk, actor);
     }
   }
 
-  return withBulkRoutes(def, CrudController);
+  inRegistrationOrder(CrudController.prototype);
+  Object.defineProperty(CrudController, 'name', { value: `${def.pascalPlural}CrudController` });
+  return CrudController;
+}
+
+/**
+ * Re-defines the handlers on the prototype in the route table's registration order: the router
+ * registers a controller's routes in the order of its methods, and literal paths must come before
+ * `:id` ones (see registrationOrder). Every route of the table must have its handler.
+ */
+function inRegistrationOrder(prototype: object): void {
+  for (const spec of registrationOrder()) {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, spec.name);
+    if (!descriptor) throw new Error(`The route '${spec.name}' of the route table has no handler`);
+    delete (prototype as Record<string, unknown>)[spec.name];
+    Object.defineProperty(prototype, spec.name, descriptor);
+  }
 }

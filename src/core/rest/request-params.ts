@@ -1,21 +1,5 @@
 import { QueryError } from '../errors/query-error';
 
-/** Query parameters each route accepts; anything else is a 400. */
-export const ROUTE_PARAMS = {
-  findMany: ['filter', 'order_by', 'limit', 'starting_after', 'ending_before', 'depth', 'fields'],
-  findOne: ['depth', 'fields'],
-  write: ['depth'],
-  create: ['depth', 'upsert'],
-  delete: ['soft_delete'],
-  duplicates: ['depth'],
-  bulk: ['filter', 'depth', 'fields'],
-  bulkDelete: ['filter', 'depth', 'fields', 'soft_delete'],
-  merge: ['depth', 'fields'],
-  groupBy: ['group_by', 'aggregate', 'filter', 'order_by', 'limit', 'timezone', 'include_records_sample'],
-} as const;
-
-export type RouteParams = (typeof ROUTE_PARAMS)[keyof typeof ROUTE_PARAMS];
-
 /** The query string as the HTTP adapter parsed it. */
 export type RawQuery = Record<string, unknown>;
 

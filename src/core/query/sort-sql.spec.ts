@@ -1,5 +1,5 @@
-import { filterSql, keysetSql, orderBySql, resolveSort, reverseSort, SqlParams } from './apply-query';
-import { parseFilter } from './parse-filter';
+import { keysetSql, orderBySql, resolveSort, reverseSort } from './sort-sql';
+import { SqlParams } from './sql-params';
 import { parseOrderBy } from './parse-order-by';
 import { QueryError } from '../errors/query-error';
 import { ColumnRef, QueryTarget } from '../model/column-ref';
@@ -24,27 +24,6 @@ const target: QueryTarget = {
 /** Every $n used in the SQL, to check that each bound parameter is used exactly as numbered. */
 const placeholders = (sql: string) =>
   [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
-
-describe('filterSql', () => {
-  it('binds values and quotes columns from metadata only', () => {
-    const params = new SqlParams();
-    const sql = filterSql(target, parseFilter('or(name.firstName[ilike]:"%jo%",not(employees[in]:[1,2]))'), params);
-    expect(sql).toBe('("nameFirstName" ILIKE $1 OR NOT ("employees" = ANY($2)))');
-    expect(params.values).toEqual(['%jo%', [1, 2]]);
-  });
-
-  it('escapes LIKE wildcards of startsWith / endsWith', () => {
-    const params = new SqlParams();
-    filterSql(target, parseFilter('name[startsWith]:50%_a\\b,name[endsWith]:x'), params);
-    expect(params.values).toEqual(['50\\%\\_a\\\\b%', '%x']);
-  });
-
-  it('never puts a value in the SQL text', () => {
-    const params = new SqlParams();
-    const sql = filterSql(target, parseFilter(`name[eq]:"'; DROP TABLE person; --"`), params);
-    expect(sql).toBe('"name" = $1');
-  });
-});
 
 describe('ORDER BY', () => {
   it('writes no NULLS clause on NOT NULL columns, so that the (key, id) index serves every direction', () => {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CollectionMeta } from '../model/collection-meta';
-import type { ApiRecord } from '../model/record';
+import type { CollectionMeta } from './collection-meta';
+import type { ApiRecord } from './record';
 
 export type RecordAction = 'created' | 'updated' | 'deleted' | 'destroyed' | 'restored';
 
@@ -52,17 +52,4 @@ export function recordEvent(
     event.updatedFields = Object.keys(diff);
   }
   return event;
-}
-
-/** `properties` of the audit row: {after} / {before, after, diff} / {before}. */
-export function auditProperties(event: RecordEvent): Record<string, unknown> {
-  switch (event.action) {
-    case 'created':
-    case 'restored':
-      return { after: event.after };
-    case 'updated':
-      return { before: event.before, after: event.after, diff: event.diff };
-    default:
-      return { before: event.before };
-  }
 }

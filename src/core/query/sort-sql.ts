@@ -1,112 +1,14 @@
 import { q } from '../database/sql';
-import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
-import { FilterNode, FilterOperator } from './parse-filter';
-import { SortKey } from './parse-order-by';
 import { QueryError } from '../errors/query-error';
 import { ColumnRef, QueryTarget } from '../model/column-ref';
-import { relatedValueSql, throughRelations } from './relation-sql';
+import { SortKey } from './parse-order-by';
+import { relatedValueSql } from './relation-sql';
+import { SqlParams } from './sql-params';
 
 /**
- * Turns parsed query trees into SQL fragments. Column names come only from the collection's
- * metadata (through `QueryTarget.resolve`), values only as bound parameters, operators only
- * from the constant table below.
+ * Sorts and keyset pagination in SQL: sort keys resolved against the collection (at parse time,
+ * in the pipes), their ORDER BY, and the condition "after the cursor row" as index ranges.
  */
-
-/** Collects bound parameters and hands out their placeholders. */
-export class SqlParams {
-  readonly values: unknown[] = [];
-  constructor(private readonly offset = 0) {}
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.offset + this.values.length}`;
-  }
-}
-
-const COMPARISON: Partial<Record<FilterOperator, string>> = {
-  eq: '=',
-  neq: '<>',
-  gt: '>',
-  gte: '>=',
-  lt: '<',
-  lte: '<=',
-  like: 'LIKE',
-  ilike: 'ILIKE',
-};
-
-function predicateSql(
-  target: QueryTarget,
-  node: Extract<FilterNode, { kind: 'predicate' }>,
-  params: SqlParams,
-): string {
-  const ref = target.resolve(node.path);
-  checkOperator(ref, node.operator);
-  if (!ref.hops) return leafSql(ref, q(ref.column), node, params);
-  return throughRelations(target, ref.hops, leafSql(ref, `r${ref.hops.length}.${q(ref.column)}`, node, params));
-}
-
-function leafSql(
-  ref: ColumnRef,
-  column: string,
-  node: Extract<FilterNode, { kind: 'predicate' }>,
-  params: SqlParams,
-): string {
-  const { operator, value } = node;
-  const isList = operator === 'in' || operator === 'containsAny';
-  if (isList !== (value.kind === 'list')) {
-    throw new QueryError(
-      isList
-        ? `Operator '${operator}' on '${ref.path}' expects a list, e.g. ${ref.path}[${operator}]:[a,b]`
-        : `Operator '${operator}' on '${ref.path}' expects a single value, not a list`,
-    );
-  }
-  if (value.kind === 'list') {
-    if (value.items.length === 0) return 'FALSE';
-    const items = value.items.map((item) => convertFilterValue(ref, item));
-    return operator === 'in' ? `${column} = ANY(${params.add(items)})` : `${column} && ${params.add(items)}`;
-  }
-  if (operator === 'is') {
-    if (value.value.text === 'NULL') return `${column} IS NULL`;
-    if (value.value.text === 'NOT_NULL') return `${column} IS NOT NULL`;
-    throw new QueryError(`Operator 'is' on '${ref.path}' expects NULL or NOT_NULL, got '${value.value.text}'`);
-  }
-  const converted = convertFilterValue(ref, value.value);
-  if (operator === 'startsWith') return `${column} LIKE ${params.add(`${escapeLike(converted as string)}%`)}`;
-  if (operator === 'endsWith') return `${column} LIKE ${params.add(`%${escapeLike(converted as string)}`)}`;
-  return `${column} ${COMPARISON[operator]} ${params.add(converted)}`;
-}
-
-/** SQL boolean expression of a filter tree. */
-export function filterSql(target: QueryTarget, node: FilterNode, params: SqlParams): string {
-  switch (node.kind) {
-    case 'and':
-    case 'or':
-      return `(${node.children.map((c) => filterSql(target, c, params)).join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
-    case 'not':
-      return `NOT (${filterSql(target, node.child, params)})`;
-    case 'predicate':
-      return predicateSql(target, node, params);
-  }
-}
-
-/** The tables a filter reads through relation paths (`company.employees` reads `company`), each once. */
-export function filterRelationTables(target: QueryTarget, node: FilterNode | undefined): string[] {
-  const tables = new Set<string>();
-  const visit = (n: FilterNode): void => {
-    if (n.kind === 'predicate') target.resolve(n.path).hops?.forEach((hop) => tables.add(hop.table));
-    else if (n.kind === 'not') visit(n.child);
-    else n.children.forEach(visit);
-  };
-  if (node) visit(node);
-  return [...tables];
-}
-
-/** True when the filter names `deletedAt` anywhere (then soft-deleted rows are not hidden). */
-export function filterMentions(node: FilterNode | undefined, field: string): boolean {
-  if (!node) return false;
-  if (node.kind === 'predicate') return node.path[0] === field;
-  if (node.kind === 'not') return filterMentions(node.child, field);
-  return node.children.some((c) => filterMentions(c, field));
-}
 
 /**
  * A sort key resolved to its column; `id` ends every sort. `nullsFirst` is the placement asked

@@ -1,0 +1,130 @@
+import { getSchemaPath } from '@nestjs/swagger';
+import type { CollectionDefinition } from '../model/collection-definition';
+import { fill, documentPath } from '../routes/route-paths';
+import { COLLECTION_ROUTES } from '../routes/route-table';
+import { CollectionRoute } from '../routes/route-types';
+import { collectionBodies, collectionParameters, DocumentLimits, recordRef } from './route-parameters';
+import { ROUTE_DOCS } from './route-docs';
+import { ERROR_DESCRIPTIONS, errorRef, Schema } from './operation-parts';
+import { PageInfoSchema } from './envelope.schemas';
+
+export type { DocumentLimits };
+
+const ETAG = {
+  ETag: {
+    description: 'Version of the record (changes with every change); send it back in If-Match',
+    schema: { type: 'string' },
+  },
+};
+
+const envelope = (key: string, value: Schema): Schema => ({
+  type: 'object',
+  required: ['data'],
+  properties: { data: { type: 'object', required: [key], properties: { [key]: value } } },
+});
+
+/** The schema of a route's success answer. */
+function answerSchema(route: CollectionRoute, def: CollectionDefinition): Schema {
+  const record = recordRef(def);
+  const key = route.answerKey ? fill(route.answerKey, def) : '';
+  const byId = { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } };
+  switch (route.answer) {
+    case 'record':
+    case 'deleted':
+      return envelope(key, record);
+    case 'records':
+      return envelope(key, { type: 'array', items: record });
+    case 'deletedMany':
+      return envelope(key, { type: 'array', items: { anyOf: [record, byId] } });
+    case 'page':
+      return {
+        type: 'object',
+        required: ['data', 'pageInfo', 'totalCount'],
+        properties: {
+          data: { type: 'object', required: [key], properties: { [key]: { type: 'array', items: record } } },
+          pageInfo: { $ref: getSchemaPath(PageInfoSchema) },
+          totalCount: {
+            type: 'integer',
+            nullable: true,
+            description:
+              'Rows matching the filter, ignoring limit (estimated with Prefer: count=estimated, null with count=none)',
+          },
+        },
+      };
+    case 'duplicates': {
+      const found = { type: 'array', items: record };
+      const result = {
+        type: 'object',
+        required: ['totalCount', 'pageInfo', 'companyDuplicates'],
+        properties: {
+          totalCount: { type: 'integer' },
+          pageInfo: { $ref: getSchemaPath(PageInfoSchema) },
+          companyDuplicates: found,
+          [`${def.singular}Duplicates`]: found,
+        },
+      };
+      return { type: 'object', required: ['data'], properties: { data: { type: 'array', items: result } } };
+    }
+    case 'groups':
+      return {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['groupByDimensionValues', 'totalCount'],
+          properties: {
+            groupByDimensionValues: { type: 'array', items: {} },
+            totalCount: { type: 'integer' },
+            records: { type: 'array', items: record },
+          },
+          additionalProperties: { description: 'An aggregate: a number, a date-time (min and max of dates) or null' },
+        },
+      };
+  }
+}
+
+/** One operation of one collection, from its row of the route table. */
+function operation(route: CollectionRoute, def: CollectionDefinition, limits: DocumentLimits, order: number): Schema {
+  const words = ROUTE_DOCS[route.name];
+  const parameters = collectionParameters(route, def, limits);
+  const body = route.body ? collectionBodies(def, limits)[route.body] : undefined;
+  const responses: Schema = {
+    [route.status]: {
+      description: words.answers,
+      ...(route.headers?.includes('etag') ? { headers: ETAG } : {}),
+      content: { 'application/json': { schema: answerSchema(route, def) } },
+    },
+  };
+  for (const status of [...words.errors, 414, 503])
+    responses[status] = {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { 'application/json': { schema: errorRef } },
+    };
+  return {
+    operationId: fill(words.operationId, def),
+    ...(parameters.length ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    responses,
+    security: [{ bearer: [] }],
+    summary: fill(words.summary, def),
+    tags: [def.plural],
+    ...(route.aliasOf ? { deprecated: true } : {}),
+    'x-order': order,
+  };
+}
+
+/**
+ * The path items of every collection route (OpenAPI 3.0 dialect, as @nestjs/swagger writes the
+ * rest of the document): one operation per route of the route table and collection, in the
+ * table's order, with the limits of the configuration. `x-order` ranks them within their tag for
+ * Swagger UI (aliases last).
+ */
+export function collectionPaths(definitions: readonly CollectionDefinition[], limits: DocumentLimits): Schema {
+  const paths: Record<string, Record<string, Schema>> = {};
+  for (const def of definitions) {
+    COLLECTION_ROUTES.forEach((route, order) => {
+      const path = documentPath(route, def);
+      (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, def, limits, order);
+    });
+  }
+  return paths;
+}
