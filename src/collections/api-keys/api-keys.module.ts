@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyTable } from './api-key.store';
+import { ApiKeyTable } from './api-key.statements';
 import { ApiKeysController } from './api-keys.controller';
 import { FirstApiKey } from './first-api-key';
 

@@ -50,22 +50,16 @@ export class FirstApiKey implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.bootstrapApiKey) return;
-    // Several instances may start at once on one PostgreSQL: a session lock on a dedicated
-    // connection serializes the check-then-create (PGlite has a single process and connection).
-    const lock = this.config.databaseUrl ? await this.db.pool.connect() : undefined;
-    let token: string | undefined;
-    try {
-      if (lock) await lock.query('SELECT pg_advisory_lock($1)', [FIRST_KEY_LOCK]);
-      if (!(await this.repositories.get('apiKeys').reads.exists(this.db))) {
-        const expiresAt = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
-        token = (await createKey(this.writes, this.catalog, 'First key', expiresAt)).token;
-      }
-    } finally {
-      if (lock) {
-        await lock.query('SELECT pg_advisory_unlock($1)', [FIRST_KEY_LOCK]).catch(() => undefined);
-        lock.release();
-      }
-    }
+    // Several instances may start at once on one PostgreSQL: a session lock serializes the
+    // check-then-create (PGlite has a single process and connection: nothing to serialize)
+    const createFirst = async () => {
+      if (await this.repositories.get('apiKeys').reads.exists(this.db)) return undefined;
+      const expiresAt = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
+      return (await createKey(this.writes, this.catalog, 'First key', expiresAt)).token;
+    };
+    const token = this.config.databaseUrl
+      ? await this.db.withAdvisoryLock(FIRST_KEY_LOCK, createFirst)
+      : await createFirst();
     if (!token) return;
     const url = `http://${this.config.host === '0.0.0.0' ? '127.0.0.1' : this.config.host}:${this.config.port}/rest`;
     const lines = [

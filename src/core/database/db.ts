@@ -75,6 +75,21 @@ export class Db implements Queryable {
     return pids.length;
   }
 
+  /**
+   * Runs `work` while holding a session-level advisory lock on `key`, taken on a connection of its
+   * own: instances sharing the database run such work one at a time (a check-then-create at start).
+   */
+  async withAdvisoryLock<T>(key: number, work: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [key]);
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
+      client.release();
+    }
+  }
+
   /** Outside a transaction every statement commits on its own: a hook registered after one runs at once. */
   afterCommit(hook: () => void): void {
     hook();

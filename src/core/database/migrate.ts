@@ -28,3 +28,8 @@ export async function runMigrations(dataSource: DataSource, { locked }: { locked
 export async function migrationsApplied(dataSource: DataSource): Promise<boolean> {
   return !(await dataSource.showMigrations());
 }
+
+/** A round trip to the database (readiness): resolves when it answers. */
+export async function pingDatabase(dataSource: DataSource): Promise<void> {
+  await dataSource.query('SELECT 1');
+}

@@ -6,8 +6,7 @@ import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
 import { RecordEvent } from '../model/record-events';
 import { SqlParams } from '../query/sql-params';
-import { eventsFromJsonSql } from '../repository/event-rows';
-import { eventfulStatementSql, EventfulWrite, SubscriberCte } from '../repository/eventful-write';
+import { eventfulStatementSql, eventsOnlyWrite, EventfulWrite, SubscriberCte } from '../repository/eventful-write';
 
 /** One data-modifying CTE a subscriber adds to the statement of a write's events. */
 export interface EventStatement extends SubscriberCte {
@@ -68,12 +67,7 @@ export class RecordEventBus implements OnApplicationBootstrap {
 
   /** One statement for all the events of a write computed in Node, whatever their number (bound as one JSON record set). */
   async record(tx: Queryable, events: RecordEvent[], actor: RequestActor): Promise<void> {
-    if (events.length === 0) return;
-    const params = new SqlParams();
-    const source = eventsFromJsonSql(events, params);
-    const collections = [...new Set(events.map((e) => e.meta))];
-    const answer = { columns: '1', from: '(SELECT 1) one' };
-    await this.write(tx, { collections, ctes: [], events: source, answer, params }, actor);
+    if (events.length > 0) await this.write(tx, eventsOnlyWrite(events), actor);
   }
 
   /** Runs a write and writes its events in one statement; the rows the write answers. */

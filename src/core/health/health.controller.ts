@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator';
-import { migrationsApplied } from '../database/migrate';
+import { migrationsApplied, pingDatabase } from '../database/migrate';
 import { DrainState } from './drain-state';
 
 /** Liveness and readiness, public (they hold no records). */
@@ -45,7 +45,7 @@ export class HealthController implements BeforeApplicationShutdown {
           const timeout = new Promise<never>((_, reject) =>
             setTimeout(() => reject(new Error('timeout')), 2000).unref(),
           );
-          await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+          await Promise.race([pingDatabase(this.dataSource), timeout]);
           return check.up();
         } catch {
           return check.down({ message: 'database unreachable' });

@@ -8,9 +8,11 @@ import {
 } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Db, Queryable } from '../database/db';
+import { idempotencyStatements, IDEMPOTENCY_TTL_HOURS } from '../repository/idempotency-statements';
 
-/** How long a key is remembered: a retry within this window replays the first answer. */
-export const IDEMPOTENCY_TTL_HOURS = 24;
+/** How long a key is remembered (hours): a retry within this window replays the first answer. */
+export { IDEMPOTENCY_TTL_HOURS };
+
 /** Visible ASCII (no spaces), 1 to 255 characters: UUIDs, ULIDs and the like. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -67,20 +69,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 
   /** Undefined when this request is the first with its key (it goes on); else the answer to replay. */
   async claim(tx: Queryable, request: IdempotencyRequest): Promise<StoredResponse | undefined> {
-    const claimed = await tx.query(
-      `INSERT INTO "idempotencyKey" ("apiKeyId", "key", "fingerprint", "status", "response") VALUES ($1, $2, $3, 0, 'null')
-       ON CONFLICT ("apiKeyId", "key") DO UPDATE SET "fingerprint" = EXCLUDED."fingerprint", "createdAt" = now()
-       WHERE "idempotencyKey"."createdAt" < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
-       RETURNING 1`,
-      [request.apiKeyId, request.key, request.fingerprint],
-      'idempotency-claim',
-    );
-    if (claimed.length > 0) return undefined;
-    const [stored] = await tx.query<{ fingerprint: string; status: number; response: unknown }>(
-      'SELECT "fingerprint", "status", "response" FROM "idempotencyKey" WHERE "apiKeyId" = $1 AND "key" = $2',
-      [request.apiKeyId, request.key],
-      'idempotency-read',
-    );
+    if (await idempotencyStatements.claim(tx, request.apiKeyId, request.key, request.fingerprint)) return undefined;
+    const stored = await idempotencyStatements.read(tx, request.apiKeyId, request.key);
     if (stored.fingerprint !== request.fingerprint) {
       throw new UnprocessableEntityException(
         'Idempotency-Key was already used for a different request (other route, query or body); use a new key for a new request',
@@ -90,19 +80,12 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async complete(tx: Queryable, request: IdempotencyRequest, response: StoredResponse): Promise<void> {
-    await tx.query(
-      'UPDATE "idempotencyKey" SET "status" = $3, "response" = $4 WHERE "apiKeyId" = $1 AND "key" = $2',
-      [request.apiKeyId, request.key, response.status, JSON.stringify(response.body)],
-      'idempotency-complete',
-    );
+    await idempotencyStatements.complete(tx, request.apiKeyId, request.key, response.status, response.body);
   }
 
   /** Deletes keys older than the window; returns how many. */
   async purgeExpired(): Promise<number> {
-    const rows = await this.db.query(
-      `DELETE FROM "idempotencyKey" WHERE "createdAt" < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours' RETURNING 1`,
-    );
-    return rows.length;
+    return idempotencyStatements.purgeExpired(this.db);
   }
 
   onApplicationBootstrap(): void {

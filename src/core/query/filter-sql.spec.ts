@@ -26,7 +26,6 @@ const target: QueryTarget = {
 /** A filter string parsed and checked against the target. */
 const checked = (text: string) => resolveFilter(target, parseFilter(text));
 
-
 describe('filterSql', () => {
   it('binds values and quotes columns from metadata only', () => {
     const params = new SqlParams();

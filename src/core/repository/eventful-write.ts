@@ -1,6 +1,7 @@
 import type { CollectionMeta } from '../model/collection-meta';
 import { SqlParams } from '../query/sql-params';
-import { EVENT_RELATION } from './event-rows';
+import type { RecordEvent } from '../model/record-events';
+import { EVENT_RELATION, eventsFromJsonSql } from './event-rows';
 
 /**
  * One write and its events as ONE statement of data-modifying CTEs: the change (CTEs named by
@@ -41,4 +42,16 @@ export function eventfulStatementSql(write: EventfulWrite, subscribers: Subscrib
   const counts = counted.map((name, i) => `(SELECT count(*)::int FROM ${name}) AS "__c${i}"`);
   const { columns, from, orderBy } = write.answer;
   return `WITH ${ctes.join(', ')} SELECT ${[columns, ...counts].join(', ')} FROM ${from}${orderBy ? ` ORDER BY ${orderBy}` : ''}`;
+}
+
+/** A "write" of events computed in Node only (bound as one JSON record set): the subscribers' rows and nothing else. */
+export function eventsOnlyWrite(events: RecordEvent[]): EventfulWrite {
+  const params = new SqlParams();
+  return {
+    collections: [...new Set(events.map((e) => e.meta))],
+    ctes: [],
+    events: eventsFromJsonSql(events, params),
+    answer: { columns: '1', from: '(SELECT 1) one' },
+    params,
+  };
 }

@@ -1,8 +1,7 @@
-import { Body, Controller, HttpCode, Param, Query, RequestMapping, RequestMethod, Type } from '@nestjs/common';
+import { Body, Controller, Param, Query, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
-import { idempotencyRequest } from '../idempotency/idempotency.store';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionDefinition } from '../model/collection-definition';
 import { CollectionMeta } from '../model/collection-meta';
@@ -16,11 +15,12 @@ import { CountMode } from '../records/record-counts';
 import { DuplicatesInput } from '../records/record-duplicates';
 import { MergeInput } from '../records/record-merges';
 import { RecordServices } from '../records/record-services';
-import { fill, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
+import { fill } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 import { bodyPipesFor, CreateBody, CreateInput, UuidParamPipe } from './body-pipes';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
+import { inRegistrationOrder, routeMapping } from './route-mapping';
 
 /**
  * Builds the controller of one collection from its definition and the route table
@@ -35,13 +35,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
   const query = queryPipesFor(def.plural);
   const keys = new Map(COLLECTION_ROUTES.map((r) => [r.name, r.answerKey && fill(r.answerKey, def)]));
   const key = (name: string) => keys.get(name)!;
-  const route = (name: string): MethodDecorator => {
-    const spec = routeNamed(name);
-    return (target, property, descriptor) => {
-      RequestMapping({ path: routerPath(spec, def), method: RequestMethod[spec.method] })(target, property, descriptor);
-      HttpCode(spec.status)(target, property, descriptor);
-    };
-  };
+  const route = routeMapping(def);
+  // the scopes of Idempotency-Keys: the same key on another route is another request
+  const [one, many] = [`POST /${def.plural}`, `POST /batch/${def.plural}`];
 
   @ApiExcludeController()
   @Controller()
@@ -53,22 +49,6 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       readonly records: RecordServices,
     ) {
       this.meta = catalog.require(def.plural);
-    }
-
-    /** Create or upsert (`?upsert=true`) records, with an optional Idempotency-Key. */
-    private createOrUpsert(
-      name: string,
-      input: CreateInput,
-      shape: Shape,
-      actor: RequestActor,
-      idempotencyKey?: string,
-    ) {
-      const path = name === 'createOne' ? `POST /${def.plural}` : `POST /batch/${def.plural}`;
-      const idempotency = idempotencyRequest(idempotencyKey, actor.apiKeyId, path, input.upsert, shape, input.records);
-      const options = { indexed: name === 'createMany', idempotency };
-      return input.upsert
-        ? this.records.upserts.upsert(this.meta, input.records, shape, actor, options)
-        : this.records.writes.create(this.meta, input.records, shape, actor, options);
     }
 
     @route('findMany')
@@ -90,7 +70,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { records, etag, replayed } = await this.createOrUpsert('createOne', input, shape, actor, idempotencyKey);
+      const options = { idempotencyKey };
+      const created = await this.records.createOrUpsert(this.meta, one, input, shape, actor, options);
+      const { records, etag, replayed } = created;
       if (etag) header('ETag', etag);
       if (replayed) header('Idempotent-Replayed', 'true');
       return { data: { [key('createOne')]: records[0] } };
@@ -104,7 +86,8 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { records, replayed } = await this.createOrUpsert('createMany', input, shape, actor, idempotencyKey);
+      const options = { idempotencyKey, indexed: true };
+      const { records, replayed } = await this.records.createOrUpsert(this.meta, many, input, shape, actor, options);
       if (replayed) header('Idempotent-Replayed', 'true');
       return { data: { [key('createMany')]: records } };
     }
@@ -208,7 +191,8 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       return { data: { [key('merge')]: await this.records.merges.merge(this.meta, input, shape, actor) } };
     }
 
-    // the older route forms (aliasOf in the table): the same handlers
+    // the older route forms of another method (aliasOf in the table): the same handlers; those of
+    // the same method (PATCH /restore/...) are extra paths of their route's handler (routeMapping)
 
     @route('updateOneAlias')
     async updateOneAlias(
@@ -230,38 +214,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     ) {
       return this.updateMany(input, bulk, actor);
     }
-
-    @route('restoreOneAlias')
-    async restoreOneAlias(
-      @Param('id', UuidParamPipe) id: string,
-      @Query(query.restoreOneAlias) shape: Shape,
-      @Actor() actor: RequestActor,
-      @ResponseHeaders() header: SetHeader,
-    ) {
-      return this.restoreOne(id, shape, actor, header);
-    }
-
-    @route('restoreManyAlias')
-    async restoreManyAlias(@Query(query.restoreManyAlias) bulk: BulkQuery, @Actor() actor: RequestActor) {
-      return this.restoreMany(bulk, actor);
-    }
   }
 
   inRegistrationOrder(CrudController.prototype);
   Object.defineProperty(CrudController, 'name', { value: `${def.pascalPlural}CrudController` });
   return CrudController;
-}
-
-/**
- * Re-defines the handlers on the prototype in the route table's registration order: the router
- * registers a controller's routes in the order of its methods, and literal paths must come before
- * `:id` ones (see registrationOrder). Every route of the table must have its handler.
- */
-function inRegistrationOrder(prototype: object): void {
-  for (const spec of registrationOrder()) {
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, spec.name);
-    if (!descriptor) throw new Error(`The route '${spec.name}' of the route table has no handler`);
-    delete (prototype as Record<string, unknown>)[spec.name];
-    Object.defineProperty(prototype, spec.name, descriptor);
-  }
 }

@@ -5,7 +5,8 @@ import { Db } from '../../core/database/db';
 import { Repositories } from '../../core/repository/repositories';
 
 /**
- * The API keys the global guard checks tokens against, read from this collection's table by the
+ * The statements of the apiKeys table beyond the generic ones: the API keys the global guard
+ * checks tokens against, read from this collection's table by the
  * hidden `tokenHash` column (unique index). Registered with the verifier at start-up.
  */
 @Injectable()

@@ -1,0 +1,35 @@
+import { HttpCode, RequestMapping, RequestMethod } from '@nestjs/common';
+import { CollectionNames, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
+import { COLLECTION_ROUTES } from '../routes/route-table';
+
+/**
+ * `@route(name)`: maps a handler to the method, path and status of its row of the route table,
+ * and to the paths of its aliases of the same method (an alias of another method has a handler).
+ */
+export function routeMapping(names: CollectionNames): (name: string) => MethodDecorator {
+  return (name) => {
+    const spec = routeNamed(name);
+    const aliases = COLLECTION_ROUTES.filter((r) => r.aliasOf === name && r.method === spec.method);
+    const paths = [spec, ...aliases].map((r) => routerPath(r, names));
+    const mapping = RequestMapping({ path: paths.length === 1 ? paths[0] : paths, method: RequestMethod[spec.method] });
+    return (target, property, descriptor) => {
+      mapping(target, property, descriptor);
+      HttpCode(spec.status)(target, property, descriptor);
+    };
+  };
+}
+
+/**
+ * Re-defines the handlers on the prototype in the route table's registration order: the router
+ * registers a controller's routes in the order of its methods, and literal paths must come before
+ * `:id` ones (see registrationOrder). Every route of the table must have its handler.
+ */
+export function inRegistrationOrder(prototype: object): void {
+  for (const spec of registrationOrder()) {
+    if (spec.aliasOf && spec.method === routeNamed(spec.aliasOf).method) continue; // a path of its route's handler
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, spec.name);
+    if (!descriptor) throw new Error(`The route '${spec.name}' of the route table has no handler`);
+    delete (prototype as Record<string, unknown>)[spec.name];
+    Object.defineProperty(prototype, spec.name, descriptor);
+  }
+}
