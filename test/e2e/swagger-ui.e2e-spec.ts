@@ -40,6 +40,54 @@ if (!runs)
     await t?.close();
   });
 
+  it('lists the main objects first, each tag with its description, operations in the route table order, aliases last and deprecated', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${t.baseUrl}/docs`);
+    await page.waitForSelector('.opblock-tag-section');
+    // tags collapsed: the operations appear once their tag is opened
+    expect(await page.locator('.opblock-tag-section .opblock').count()).toBe(0);
+    const tags = await page.locator('.opblock-tag-section h3 .nostyle span').allInnerTexts();
+    expect(tags.slice(0, 5)).toEqual(['people', 'companies', 'opportunities', 'notes', 'tasks']);
+    expect(tags[tags.length - 1]).toBe('search');
+    expect(await page.locator('#operations-tag-people').innerText()).toContain('the contacts of the CRM');
+
+    await page.click('#operations-tag-people');
+    await page.waitForSelector('#operations-people-findManyPeople');
+    const ids = await page
+      .locator('.opblock-tag-section.is-open .opblock')
+      .evaluateAll((blocks) => blocks.map((b) => b.id));
+    expect(ids.map((id) => id.replace('operations-people-', ''))).toEqual([
+      'findManyPeople',
+      'createOnePerson',
+      'createManyPeople',
+      'findOnePerson',
+      'updateOnePerson',
+      'deleteOnePerson',
+      'findPersonDuplicates',
+      'updateManyPeople',
+      'deleteManyPeople',
+      'restoreManyPeople',
+      'restoreOnePerson',
+      'groupByPeople',
+      'mergePeople',
+      'updateOnePersonPut',
+      'updateManyPeoplePut',
+      'restoreOnePersonAlias',
+      'restoreManyPeopleAlias',
+    ]);
+    const deprecated = await page
+      .locator('.opblock-tag-section.is-open .opblock-deprecated')
+      .evaluateAll((blocks) => blocks.map((b) => b.id));
+    expect(deprecated).toHaveLength(4);
+    expect(deprecated.every((id) => /Put$|Alias$/.test(id))).toBe(true);
+
+    // the filter box narrows the tags as one types
+    await page.fill('.operation-filter-input', 'opportun');
+    await page.waitForFunction(() => document.querySelectorAll('.opblock-tag-section').length === 1);
+    expect(await page.locator('.opblock-tag-section h3 .nostyle span').allInnerTexts()).toEqual(['opportunities']);
+    await page.close();
+  });
+
   it('lists the 37 collections and search, authorizes with a key and runs "try it out" on GET /people', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const external: string[] = [];
@@ -50,7 +98,7 @@ if (!runs)
     await page.waitForSelector('.opblock-tag-section');
     // one section per collection, and the search across collections
     expect(await page.locator('.opblock-tag-section').count()).toBe(38);
-    expect(await page.locator('.opblock-tag-section h3', { hasText: /^search$/ }).count()).toBe(1);
+    expect(await page.locator('.opblock-tag-section h3 .nostyle span', { hasText: /^search$/ }).count()).toBe(1);
     expect(external).toEqual([]); // served from the installed swagger-ui-dist, no CDN
 
     await page.click('button.authorize');
@@ -58,6 +106,8 @@ if (!runs)
     await page.click('.modal-ux button[type=submit]');
     await page.click('.modal-ux button.btn-done');
 
+    await page.click('#operations-tag-people');
+    await page.waitForSelector('#operations-people-findManyPeople');
     await page.click('#operations-people-findManyPeople .opblock-summary');
     await page.click('#operations-people-findManyPeople button.try-out__btn');
     await page.click('#operations-people-findManyPeople button.execute');
