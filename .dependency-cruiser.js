@@ -1,5 +1,5 @@
 /**
- * Layer rules of src/ (see README "Architecture"): a request flows downhill and so do imports.
+ * Layer rules of src/ (see docs/architecture.md): a request flows downhill and so do imports.
  * Layers of src/core from the bottom up; a folder may import its own layer and those below it.
  * `npm run lint:layers` checks them (CI runs it).
  */

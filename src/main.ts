@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   // Left alone, V8 lets the old generation grow to up to 4x what survived the last full GC
   // before collecting it again: under 32 connections that took RSS to 300-330 MB for ~50 MB of
-  // live data. A 1.5x bound keeps it near 200 MB (HEAP_GROWTH_PERCENT, README configuration table).
+  // live data. A 1.5x bound keeps it near 200 MB (HEAP_GROWTH_PERCENT, docs/operations.md).
   if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   // V8 "pretenures" the objects of an allocation site (allocates them in the old generation at
   // once) when most of them survived a young-generation GC once. Some of Fastify's per-request

@@ -177,7 +177,7 @@ export function textTable(rows: SummaryRow[], peer?: string): string {
   return out.join('\n');
 }
 
-/** The same table in Markdown (for the README). */
+/** The same table in Markdown (for docs/benchmarks.md). */
 export function markdownTable(rows: SummaryRow[], peer?: string): string {
   const names = headers(peer);
   const out = [`| ${names.join(' | ')} |`, `|${names.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];

@@ -6,7 +6,7 @@ import { pendingSchemaChanges } from '../support/schema-drift';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
 
 /**
- * "Adding a collection" (README): a collection declared only in the test tree (an entity, a DTO
+ * "Adding a collection" (docs/development.md): a collection declared only in the test tree (an entity, a DTO
  * file, a module with a one-line controller) gets its migration, routes, OpenAPI schemas,
  * events, relations and duplicates, with no edit in src/core.
  */

@@ -52,6 +52,21 @@ describe('MCP', () => {
     expect(find.description).toMatch(/filter/i);
   });
 
+  it('GET and DELETE are a 405 naming POST (stateless: no stream to resume, no session to end)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${t.baseUrl}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${t.token}`, accept: 'application/json, text/event-stream' },
+      });
+      expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({
+        method,
+        status: 405,
+        allow: 'POST',
+      });
+      expect(((await res.json()) as Json).error).toBe('MethodNotAllowedException');
+    }
+  });
+
   it('401 without a key, as on the REST routes', async () => {
     const res = await fetch(`${t.baseUrl}/mcp`, {
       method: 'POST',

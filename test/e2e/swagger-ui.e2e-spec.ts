@@ -83,7 +83,7 @@ if (!runs)
 
     // the filter box narrows the tags as one types
     await page.fill('.operation-filter-input', 'opportun');
-    await page.waitForFunction(() => document.querySelectorAll('.opblock-tag-section').length === 1);
+    await page.waitForFunction("document.querySelectorAll('.opblock-tag-section').length === 1");
     expect(await page.locator('.opblock-tag-section h3 .nostyle span').allInnerTexts()).toEqual(['opportunities']);
     await page.close();
   });

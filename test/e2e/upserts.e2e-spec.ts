@@ -140,6 +140,22 @@ describe('upsert', () => {
     expect(other.status).toBe(422);
   });
 
+  it('honours fields on the records it answers (API.md section 11), creates as well', async () => {
+    const address = email('fields');
+    const one = await t.http.post('/people?upsert=true&depth=0&fields=id,city', {
+      emails: { primaryEmail: address },
+      city: 'Oslo',
+    });
+    expect(one.status).toBe(201);
+    expect(Object.keys(one.body.data.createPerson).sort()).toEqual(['city', 'id']);
+    const many = await t.http.post('/batch/people?upsert=true&fields=jobTitle', [
+      { emails: { primaryEmail: address }, jobTitle: 'Pilot' },
+    ]);
+    expect(many.body.data.createPeople).toEqual([{ id: one.body.data.createPerson.id, jobTitle: 'Pilot' }]);
+    const created = await t.http.post('/companies?fields=name', { name: 'Fielded' });
+    expect(Object.keys(created.body.data.createCompany).sort()).toEqual(['id', 'name']);
+  });
+
   it('upsert must be true or false', async () => {
     const res = await t.http.post('/people?upsert=yes', {});
     expect(res.status).toBe(400);

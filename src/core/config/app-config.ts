@@ -4,7 +4,7 @@ import { Env, EnvReader } from './env-reader';
 /**
  * Every setting of the service, read once from the environment.
  * `loadConfig` fails fast with one message listing every invalid variable.
- * The README's configuration table mirrors this file.
+ * The configuration tables of the README and docs/operations.md mirror this file.
  */
 export interface AppConfig {
   /** HTTP server under NestJS (`HTTP_ADAPTER`): express (default) or fastify (faster). */

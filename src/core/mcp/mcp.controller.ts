@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Module, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpException, HttpStatus, Inject, Module, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -8,6 +8,7 @@ import { version } from '../../../package.json';
 import { Actor } from '../auth/request-actor.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ERROR_NAMES } from '../errors/error-names';
+import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { AllExceptionsFilter } from '../rest/all-exceptions.filter';
@@ -70,15 +71,18 @@ export class McpController {
     return this.handle(request, response, actor);
   }
 
-  /** Stateless: no stream to resume (GET) and no session to end (DELETE); the transport answers 405. */
+  /**
+   * Stateless: there is no stream to resume (GET) and no session to end (DELETE), so both are a
+   * 405 naming POST, as the Streamable HTTP transport allows (not a stream left open per GET).
+   */
   @Get()
-  get(@Req() request: AnyRequest, @Res() response: AnyResponse, @Actor() actor: RequestActor): Promise<void> {
-    return this.handle(request, response, actor);
+  get(@ResponseHeaders() header: SetHeader): never {
+    return notAllowed(header);
   }
 
   @Delete()
-  delete(@Req() request: AnyRequest, @Res() response: AnyResponse, @Actor() actor: RequestActor): Promise<void> {
-    return this.handle(request, response, actor);
+  delete(@ResponseHeaders() header: SetHeader): never {
+    return notAllowed(header);
   }
 
   private async handle(request: AnyRequest, response: AnyResponse, actor: RequestActor): Promise<void> {
@@ -94,6 +98,11 @@ export class McpController {
     await server.connect(transport);
     await transport.handleRequest(req, res, request.body);
   }
+}
+
+function notAllowed(header: SetHeader): never {
+  header('Allow', 'POST');
+  throw new HttpException('The MCP endpoint is stateless: POST each JSON-RPC message', HttpStatus.METHOD_NOT_ALLOWED);
 }
 
 @Module({ controllers: [McpController], providers: [McpToolRunner, AllExceptionsFilter] })

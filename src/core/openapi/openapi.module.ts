@@ -70,7 +70,12 @@ export function setupOpenApi(app: INestApplication): Record<string, unknown> {
     )
     .setVersion(version)
     .addServer('/rest')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (POST /rest/apiKeys)' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'API key',
+      description: 'API key (POST /rest/apiKeys)',
+    })
     .build();
   const generated = SwaggerModule.createDocument(app, builder, {
     operationIdFactory: (_controller, method) => method,

@@ -13,7 +13,7 @@ export const gadgets = defineCollection({
   singular: 'gadget',
   pascal: 'Gadget',
   pascalPlural: 'Gadgets',
-  description: 'Gadgets: a collection declared only in the tests (README: adding a collection)',
+  description: 'Gadgets: a collection declared only in the tests (docs/development.md: adding a collection)',
   entity: GadgetEntity,
   create: Gadget,
   update: GadgetForUpdate,
