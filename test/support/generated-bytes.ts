@@ -52,10 +52,3 @@ export async function digestOf(stream: Readable): Promise<{ sha256: string; leng
 export function summaryOf(bytes: Buffer): { length: number; sha256: string } {
   return { length: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
-
-/** Everything `stream` yields, as one buffer (small streams only). */
-export async function bytesOf(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
-}

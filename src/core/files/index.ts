@@ -2,5 +2,5 @@ export * from './file-storage';
 export * from './file-storage-errors';
 export * from './object-keys';
 export { DiskFileStorage } from './disk-file-storage';
-export { S3FileStorage, S3FileStorageOptions } from './s3-file-storage';
+export { S3FileStorage, type S3FileStorageOptions } from './s3-file-storage';
 export { createFileStorage, FileStorageModule } from './file-storage.module';
