@@ -13,6 +13,7 @@ import { McpModule } from './core/mcp/mcp.controller';
 import { SearchModule } from './core/rest/search.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
+import { FileStorageModule } from './core/files/file-storage.module';
 
 @Module({})
 export class AppModule {
@@ -33,6 +34,7 @@ export class AppModule {
         ...(logging ? [logging] : []),
         DatabaseModule.forRoot({ ...DATABASE_SCHEMA, collections: definitions }),
         SharedRedisModule,
+        FileStorageModule,
         RecordsModule.forRoot(definitions),
         AuthModule,
         OpenApiModule,

@@ -6,6 +6,7 @@
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
 
 type Validatable = { validate(): void };
@@ -16,6 +17,7 @@ const MODELS: Record<string, () => ModelClass> = {
   'apps/v1/Deployment': () => Deployment,
   'batch/v1/Job': () => Job,
   'v1/Service': () => Service,
+  'v1/ConfigMap': () => ConfigMap,
   'policy/v1/PodDisruptionBudget': () => PodDisruptionBudget,
 };
 

@@ -2,7 +2,9 @@
  * Validates the deployment files without Docker or a cluster (CI: `.ci/run`):
  * - docker-compose.yml against the Compose specification's JSON schema (as shipped by dclint),
  * - deploy/k8s/*.yaml against the Kubernetes API schemas (kubernetes-models, Kubernetes 1.27),
- * - the values that must agree across files: health routes, shutdown timings, replicas.
+ * - the values that must agree across files: health routes, shutdown timings, replicas, and the
+ *   bucket of attachment files (MinIO in compose, a ConfigMap in Kubernetes), read by the
+ *   service's own configuration loader.
  * Each validator is first shown a broken copy, which it must reject (a check that cannot fail
  * proves nothing). Exits 1 with every problem listed.
  */
@@ -11,6 +13,7 @@ import addFormats from 'ajv-formats';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../src/core/config/app-config';
 import { kubernetesProblems } from './kubernetes-schemas';
 
 const ROOT = join(__dirname, '..', '..');
@@ -58,6 +61,60 @@ if (!(grace * 1000 >= composeTimeout + 5000))
     `docker-compose.yml: stop_grace_period (${app.stop_grace_period}) must cover SHUTDOWN_TIMEOUT_MS + 5 s`,
   );
 
+// --- Attachment files: the replicas share one S3 bucket (MinIO in compose) ------------------
+/** `${NAME:-default}` and `${NAME:?message}` as Compose resolves them with NAME unset (a placeholder for `?`). */
+const interpolated = (env: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      String(value).replace(/\$\{\w+:([-?])([^}]*)\}/g, (_all, kind: string, text: string) =>
+        kind === '-' ? text : 'placeholder-8',
+      ),
+    ]),
+  );
+
+/** The service's own configuration of `env` (DATA_DIR and secrets as a deployment would set them). */
+function storageOf(env: Record<string, string>) {
+  return loadConfig({ DATABASE_URL: 'postgres://db/crm', ENCRYPTION_KEY: 'k', ...env }).fileStorage;
+}
+
+function composeStorageProblems(doc: typeof compose): string[] {
+  const found: string[] = [];
+  const services = doc.services ?? {};
+  const appEnv = services.app?.environment ?? {};
+  for (const name of ['minio', 'minio-init'])
+    if (!/:RELEASE\.\d{4}-\d\d-\d\dT/.test(services[name]?.image ?? ''))
+      found.push(`docker-compose.yml: ${name} must be an image pinned to a MinIO release tag`);
+  try {
+    const storage = storageOf(interpolated(appEnv));
+    if (storage.kind !== 's3') found.push('docker-compose.yml: the replicas must store files in S3 (set S3_BUCKET)');
+    else if (new URL(storage.endpoint ?? 'http://none').host !== 'minio:9000')
+      found.push(`docker-compose.yml: S3_ENDPOINT must be the minio service (got ${storage.endpoint})`);
+  } catch (error) {
+    found.push(`docker-compose.yml: app settings refused: ${(error as Error).message}`);
+  }
+  const init = services['minio-init'] ?? {};
+  if (init.environment?.S3_BUCKET !== appEnv.S3_BUCKET)
+    found.push('docker-compose.yml: minio-init must create the bucket the app uses (S3_BUCKET)');
+  if (!/mc mb --ignore-existing "crm\/\$\$S3_BUCKET"/.test(String(init.command)))
+    found.push('docker-compose.yml: minio-init must create $S3_BUCKET');
+  const minioEnv = services.minio?.environment ?? {};
+  if (
+    appEnv.S3_ACCESS_KEY_ID !== minioEnv.MINIO_ROOT_USER ||
+    appEnv.S3_SECRET_ACCESS_KEY !== minioEnv.MINIO_ROOT_PASSWORD
+  )
+    found.push("docker-compose.yml: the app's S3 keys must be MinIO's user and password");
+  if (services.app?.depends_on?.['minio-init']?.condition !== 'service_completed_successfully')
+    found.push('docker-compose.yml: app must wait for the bucket (minio-init)');
+  return found;
+}
+const brokenStorage = clone(compose);
+brokenStorage.services.app.environment.S3_ENDPOINT = 'http://localhost:9000';
+brokenStorage.services['minio-init'].environment.S3_BUCKET = 'other-bucket';
+if (composeStorageProblems(brokenStorage).length < 2)
+  problems.push('the compose storage checks accepted a broken file (S3_ENDPOINT elsewhere, another bucket created)');
+problems.push(...composeStorageProblems(compose));
+
 // --- HAProxy and Dockerfile ------------------------------------------------------------------
 const haproxy = read('deploy/haproxy.cfg');
 for (const needed of [/uri \/rest\/ready/, /^\s*option redispatch/m, /^\s*retries \d/m, /\$\{APP1_ADDR\}/])
@@ -99,11 +156,35 @@ if (!(pod.terminationGracePeriodSeconds * 1000 >= preStopSeconds * 1000 + k8sTim
   );
 if (env.MIGRATIONS_RUN !== 'false') problems.push('deployment: pods must not run migrations (the Job does)');
 
+/** The pod's environment: its env values and the ConfigMaps it loads (secrets are not in the repository). */
+function podStorageProblems(spec: typeof container): string[] {
+  const maps = (spec.envFrom ?? [])
+    .map((source: { configMapRef?: { name: string } }) => source.configMapRef?.name)
+    .filter(Boolean)
+    .map((name: string) => manifests.find((m) => m.doc.kind === 'ConfigMap' && m.doc.metadata?.name === name)?.doc);
+  if (maps.includes(undefined)) return ['deployment: envFrom names a ConfigMap that deploy/k8s does not define'];
+  const own = (spec.env ?? []).map((e: { name: string; value?: string }) => [e.name, e.value ?? '']);
+  const podEnv = Object.assign({}, ...maps.map((m: { data?: object }) => m.data ?? {}), Object.fromEntries(own));
+  try {
+    if (storageOf(podEnv).kind !== 's3')
+      return ['deployment: the replicas must store files in a shared S3 bucket (S3_BUCKET in the ConfigMap)'];
+  } catch (error) {
+    return [`deployment: settings refused: ${(error as Error).message}`];
+  }
+  return [];
+}
+const brokenContainer = clone(container);
+brokenContainer.envFrom = (brokenContainer.envFrom ?? []).filter((s: { configMapRef?: unknown }) => !s.configMapRef);
+if (podStorageProblems(brokenContainer).length < 1)
+  problems.push('the storage check accepted pods without the ConfigMap of S3_BUCKET');
+problems.push(...podStorageProblems(container));
+
 if (problems.length > 0) {
   process.stderr.write(`deployment files: ${problems.length} problem(s)\n  - ${problems.join('\n  - ')}\n`);
   process.exit(1);
 }
 process.stdout.write(
   `deployment files: docker-compose.yml valid against the Compose schema; ${manifests.length} Kubernetes objects (${kinds.join(', ')}) valid against the Kubernetes 1.27 schemas; ` +
-    `grace ${pod.terminationGracePeriodSeconds} s >= preStop ${preStopSeconds} s + ${k8sTimeout} ms + 5 s; broken copies rejected\n`,
+    `grace ${pod.terminationGracePeriodSeconds} s >= preStop ${preStopSeconds} s + ${k8sTimeout} ms + 5 s; ` +
+    'files in one S3 bucket (MinIO in compose); broken copies rejected\n',
 );

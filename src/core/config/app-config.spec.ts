@@ -46,3 +46,74 @@ describe('loadConfig', () => {
     expect(parseByteSize('ten')).toBeUndefined();
   });
 });
+
+describe('loadConfig: file storage', () => {
+  it('stores files under DATA_DIR/files by default, in a temporary folder with an in-memory DATA_DIR', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/crm' }).fileStorage).toEqual({ kind: 'disk', directory: '/srv/crm/files' });
+    expect(loadConfig({ DATA_DIR: 'memory://' }).fileStorage).toEqual({ kind: 'disk', directory: undefined });
+  });
+
+  it('stores files in S3 when S3_BUCKET is set: path style with an endpoint, the SDK credentials without keys', () => {
+    expect(
+      loadConfig({
+        S3_BUCKET: 'crm-files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).fileStorage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'crm-files',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    expect(loadConfig({ S3_BUCKET: 'crm-files', S3_REGION: 'eu-west-3' }).fileStorage).toEqual({
+      kind: 's3',
+      bucket: 'crm-files',
+      region: 'eu-west-3',
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+    });
+    expect(
+      loadConfig({ S3_BUCKET: 'crm-files', S3_ENDPOINT: 'https://s3.example', S3_FORCE_PATH_STYLE: 'false' })
+        .fileStorage,
+    ).toMatchObject({ forcePathStyle: false });
+  });
+
+  it('refuses partial or malformed S3 settings with one message each, never showing a secret', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(problems({ S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'us-east-1' })).toContain(
+      'S3_ENDPOINT, S3_REGION are set without S3_BUCKET',
+    );
+    expect(problems({ S3_SECRET_ACCESS_KEY: 'hunter2' })).toContain('S3_SECRET_ACCESS_KEY is set without S3_BUCKET');
+    const message = problems({
+      S3_BUCKET: 'Bad_Bucket',
+      S3_ENDPOINT: 'minio:9000',
+      S3_REGION: 'eu west',
+      S3_SECRET_ACCESS_KEY: 'hunter2',
+      S3_FORCE_PATH_STYLE: 'maybe',
+    });
+    for (const expected of [
+      "S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens (got 'Bad_Bucket')",
+      "S3_ENDPOINT must be an http:// or https:// URL such as http://minio:9000 (got 'minio:9000')",
+      "S3_REGION must be a region name such as us-east-1 (got 'eu west')",
+      'S3_SECRET_ACCESS_KEY is set without S3_ACCESS_KEY_ID',
+      "S3_FORCE_PATH_STYLE must be true or false (got 'maybe')",
+    ])
+      expect(message).toContain(expected);
+    expect(message).not.toContain('hunter2');
+    expect(problems({ S3_BUCKET: 'crm-files', S3_ACCESS_KEY_ID: 'id' })).toContain(
+      'S3_ACCESS_KEY_ID is set without S3_SECRET_ACCESS_KEY',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Env, EnvReader } from './env-reader';
+import { FileStorageConfig, readFileStorageConfig } from './file-storage-config';
 
 /**
  * Every setting of the service, read once from the environment.
@@ -76,6 +77,8 @@ export interface AppConfig {
    * (`HEAP_GROWTH_PERCENT`, default 50; 0 = V8's own factor, up to 300 %). Set by main.ts.
    */
   heapGrowthPercent: number;
+  /** Where attachment files are stored: a folder under DATA_DIR, or S3 when `S3_BUCKET` is set. */
+  fileStorage: FileStorageConfig;
 }
 
 /** 1 s, 5 s, 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h: ten attempts over more than 45 h. */
@@ -127,12 +130,13 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     );
   }
   const pageSizeMax = read.int('PAGE_SIZE_MAX', 200, 1, 10_000);
+  const dataDir = dataDirOf(read.string('DATA_DIR', './data'));
   const config: AppConfig = {
     httpAdapter: read.oneOf('HTTP_ADAPTER', 'express', ['express', 'fastify'] as const),
     port: read.int('PORT', 3000, 0, 65535),
     host: read.string('HOST', '127.0.0.1'),
     databaseUrl,
-    dataDir: dataDirOf(read.string('DATA_DIR', './data')),
+    dataDir,
     dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 1000),
     dbConnectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
     dbStatementTimeoutMs: read.int('DB_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
@@ -168,6 +172,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),
+    fileStorage: readFileStorageConfig(read, dataDir),
   };
   if (read.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);

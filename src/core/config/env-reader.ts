@@ -1,7 +1,7 @@
-/** The environment variables, as `process.env` holds them. */
+/** The process environment, or any map of variable names to values (tests). */
 export type Env = Record<string, string | undefined>;
 
-/** Reads typed settings from the environment, collecting every invalid value in `problems`. */
+/** Reads typed settings from the environment and collects every problem, so one error can list them all. */
 export class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
