@@ -6,7 +6,7 @@
 const LAYERS = [
   ['config', 'errors', 'fields'], // facts: configuration, error types, field declarations
   ['model', 'security', 'validation'], // collection metadata, records, actor; keys; body validation
-  ['database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler
+  ['access', 'database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler; access checks
   ['repository'], // one statement owner per collection, record codecs
   ['cache', 'events', 'idempotency', 'records'], // services: typed inputs only
   ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toIsoTimestamp } from '../repository/record-codec';
+import { adminAccess } from '../model/access';
 import { RequestActor } from '../model/record';
 import { ApiKeyStore, StoredApiKey } from './api-key-store';
 import { hashToken, looksLikeToken } from './api-key-tokens';
@@ -62,6 +63,9 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     if (row.expiresAt !== null && Date.parse(toIsoTimestamp(row.expiresAt)!) <= Date.now()) {
       return { ok: false, reason: 'API key expired' };
     }
-    return { ok: true, actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null } };
+    return {
+      ok: true,
+      actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null, access: adminAccess(row.name) },
+    };
   }
 }

@@ -1,4 +1,7 @@
 import { QueryError } from '../errors/query-error';
+import type { FilterOperator } from '../model/checked-filter';
+
+export type { FilterOperator };
 
 /** Two relations, a field and a composite sub-field: `company.accountOwner.name.lastName`. */
 const MAX_PATH_SEGMENTS = 5;
@@ -21,7 +24,7 @@ const MAX_PATH_SEGMENTS = 5;
  * Example: or(name.firstName[ilike]:"%jo%",and(city[in]:['Paris',"Lyon, FR"],employees[gte]:10))
  */
 
-export const FILTER_OPERATORS = [
+export const FILTER_OPERATORS: readonly FilterOperator[] = [
   'eq',
   'neq',
   'in',
@@ -35,8 +38,7 @@ export const FILTER_OPERATORS = [
   'endsWith',
   'like',
   'ilike',
-] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+];
 
 export interface ScalarValue {
   text: string;

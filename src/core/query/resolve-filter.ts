@@ -1,30 +1,10 @@
 import { QueryError } from '../errors/query-error';
-import { ColumnRef, QueryTarget } from '../model/column-ref';
+import type { ResolvedFilter, ResolvedPredicate } from '../model/checked-filter';
+import { QueryTarget } from '../model/column-ref';
 import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
 import { FilterNode, FilterOperator } from './parse-filter';
 
-/**
- * A filter checked against a collection, as the pipes hand it to the services: every path resolved
- * to its column (through relations where it says so), every operator allowed for the column's
- * type, every value converted to what is bound. The compiler (filter-sql.ts) turns it into SQL
- * without checking anything; a service never sees a filter it could still refuse.
- */
-export type ResolvedFilter =
-  { kind: 'and' | 'or'; children: ResolvedFilter[] } | { kind: 'not'; child: ResolvedFilter } | ResolvedPredicate;
-
-/**
- * One predicate. `value`: for `is`, `NULL` or `NOT_NULL`; for `in` / `containsAny`, the list of
- * converted values; for `startsWith` / `endsWith`, the LIKE pattern (wildcards of the value escaped);
- * otherwise the converted value.
- */
-export interface ResolvedPredicate {
-  kind: 'predicate';
-  /** The path as written (`company.employees`), its first segment the field of this collection it starts from. */
-  path: string[];
-  ref: ColumnRef;
-  operator: FilterOperator;
-  value: unknown;
-}
+export type { ResolvedFilter, ResolvedPredicate };
 
 function resolvePredicate(target: QueryTarget, node: Extract<FilterNode, { kind: 'predicate' }>): ResolvedPredicate {
   const ref = target.resolve(node.path);

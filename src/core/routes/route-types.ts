@@ -1,7 +1,8 @@
 /** The facts of a route, as the route table (route-table.ts) writes them. */
 
-/** What a route does to records, as a role grants it. */
-export type Action = 'read' | 'create' | 'update' | 'delete';
+import type { Action } from '../model/access';
+
+export type { Action };
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
