@@ -46,6 +46,8 @@ import { NotesModule } from './notes/notes.module';
 import { opportunities } from './opportunities/opportunity.entity';
 import { OpportunitiesModule } from './opportunities/opportunities.module';
 import { people } from './people/person.entity';
+import { roles } from './roles/role.entity';
+import { RolesModule } from './roles/roles.module';
 import { PeopleModule } from './people/people.module';
 import { taskTargets } from './task-targets/task-target.entity';
 import { TaskTargetsModule } from './task-targets/task-targets.module';
@@ -107,6 +109,7 @@ export const COLLECTIONS: CollectionRegistration[] = [
   { definition: notes, module: NotesModule },
   { definition: opportunities, module: OpportunitiesModule },
   { definition: people, module: PeopleModule },
+  { definition: roles, module: RolesModule },
   { definition: taskTargets, module: TaskTargetsModule },
   { definition: tasks, module: TasksModule },
   { definition: timelineActivities, module: TimelineActivitiesModule },

@@ -1,5 +1,5 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { DateTimeField, TextField } from '../../core/fields';
+import { DateTimeField, JoinColumnField, TextField } from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 /** ApiKey: the create body (every writable field, declared once). */
@@ -12,6 +12,17 @@ export class ApiKey {
 
   @DateTimeField({ nullable: true, description: 'Set to revoke the key (effective within seconds on every instance)' })
   revokedAt?: string | null;
+
+  @JoinColumnField({
+    name: 'role',
+    target: 'roles',
+    inverse: 'apiKeys',
+    // a role in use cannot be hard-deleted (400 naming how many keys use it)
+    onDelete: 'RESTRICT',
+    nullable: true,
+    description: 'What the key may do (API.md section 14); null: everything, as an admin',
+  })
+  roleId?: string | null;
 }
 
 /** ApiKey update body: every field optional (PATCH). */

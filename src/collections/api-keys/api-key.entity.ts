@@ -25,6 +25,8 @@ export const apiKeys = defineCollection({
   labelIdentifier: 'name',
   duplicateCriteria: [],
   timeline: false,
+  // the power to mint keys: no grant opens it
+  adminOnly: true,
   hooks: {
     // apiKeys own the bearer tokens: each create generates one, returns it once, stores its hash.
     hiddenColumns: ['tokenHash'],

@@ -18,4 +18,6 @@ export const webhooks = defineCollection({
   labelIdentifier: 'targetUrl',
   duplicateCriteria: [['targetUrl']],
   timeline: false,
+  // a webhook receives every value of every matching record: no grant opens it
+  adminOnly: true,
 });

@@ -1,23 +1,29 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { requireAction } from '../access/access-checks';
 import { UnauthenticatedException } from '../errors/error-names';
 import { RateLimiter } from './rate-limiter';
 import { ApiKeyVerifier } from './api-key.verifier';
 import { IS_PUBLIC } from './public.decorator';
 import { ACTOR_PROPERTY } from './request-actor.decorator';
+import { ROUTE_ACTIONS, RouteActionsMeta } from './route-actions.decorator';
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
 /**
  * The global guard: every route needs `Authorization: Bearer <api key>` unless marked @Public().
  * Tokens are read from that header only, never from the query string or a cookie. A request with
- * a valid key then counts against that key's rate limits (429 over them).
+ * a valid key then counts against that key's rate limits (429 over them), and a route of the route
+ * table needs the actions it performs granted by the key's role (403 before anything runs,
+ * API.md section 14).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly logger = new Logger('Auth');
   /** Whether a route is @Public(), by controller class and handler: looked up once, not on every request. */
   private readonly publicRoutes = new Map<object, Map<object, boolean>>();
+  /** The actions of each handler of the route table, read once. */
+  private readonly routeActions = new Map<object, RouteActionsMeta | null>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -36,6 +42,16 @@ export class ApiKeyGuard implements CanActivate {
       handlers.set(handler, isPublic);
     }
     return isPublic;
+  }
+
+  private actionsOf(context: ExecutionContext): RouteActionsMeta | null {
+    const handler = context.getHandler();
+    let actions = this.routeActions.get(handler);
+    if (actions === undefined) {
+      actions = this.reflector.get<RouteActionsMeta>(ROUTE_ACTIONS, handler) ?? null;
+      this.routeActions.set(handler, actions);
+    }
+    return actions;
   }
 
   /** Logged without the token: method, path and reason only. */
@@ -67,6 +83,9 @@ export class ApiKeyGuard implements CanActivate {
     // Fastify wraps Node's request: the request logger reads the key from the raw one
     if (request.raw) request.raw[ACTOR_PROPERTY] = actor;
     await this.rateLimiter.consume(actor.apiKeyId, http.getResponse());
+    const route = this.actionsOf(context);
+    if (route && !actor.access.admin)
+      for (const action of route.actions) requireAction(actor.access, route.plural, action);
     return true;
   }
 }

@@ -16,6 +16,8 @@ let resolveEntity: (plural: string) => Type = (plural) => {
 };
 const bound = new WeakSet<Type>();
 
+const ON_DELETE = { CASCADE: 'CASCADE', SET_NULL: 'SET NULL', RESTRICT: 'RESTRICT' } as const;
+
 /**
  * Completes the entities of a collection list (explicitly, when the DataSource is defined):
  * relation targets resolve within the list, and the duplicate-criteria indexes are declared
@@ -145,7 +147,7 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
       const relation = field.relation;
       if (relation) {
         ManyToOne(() => resolveEntity(relation.target), {
-          onDelete: relation.onDelete === 'CASCADE' ? 'CASCADE' : 'SET NULL',
+          onDelete: ON_DELETE[relation.onDelete],
           nullable: true,
           createForeignKeyConstraints: true,
         })(proto, relation.name);

@@ -40,7 +40,8 @@ export type FieldType = ScalarFieldType | CompositeFieldType;
 /** Marker default: the database clock at insert time. */
 export const DEFAULT_NOW = 'now()' as const;
 
-export type OnDeleteAction = 'SET_NULL' | 'CASCADE';
+/** What a hard delete of the target does to the records pointing at it: clear, delete them, or refuse (RESTRICT). */
+export type OnDeleteAction = 'SET_NULL' | 'CASCADE' | 'RESTRICT';
 
 /** The MANY_TO_ONE relation a join column (`<name>Id`) stands for. */
 export interface JoinRelation {

@@ -35,6 +35,11 @@ export interface CollectionDefinition {
    * of each record it links, named `<name>.<action>`, with `via` (its own parent) as the linked record.
    */
   linkedTimeline?: { via: string; name: string };
+  /**
+   * Admin only (API.md section 14): no role grant opens it, because it holds the power to mint
+   * keys, grant values or receive every record (apiKeys, roles, webhooks).
+   */
+  adminOnly?: boolean;
   /** Named overrides of the generic behaviour (apiKeys tokens...), with their reason. */
   hooks?: CollectionHooks;
 }

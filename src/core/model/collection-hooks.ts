@@ -1,3 +1,6 @@
+import type { Access } from './access';
+import type { ApiRecord } from './record';
+
 /**
  * Named overrides of the shared CRUD behaviour for one collection. Every use says why in the
  * collection's folder; the generic service calls them at fixed points.
@@ -13,4 +16,12 @@ export interface CollectionHooks {
     hidden?: Record<string, unknown>;
     response?: Record<string, unknown>;
   };
+
+  /**
+   * For a collection whose rows are about records of other collections (audit log, timeline): the
+   * filter (grammar of list filters) of the rows a key that can read only `readable` may see.
+   */
+  visibleRows?(readable: readonly { plural: string; singular: string }[]): string;
+  /** Removes from one of its records what the key may not read of the records it is about (their hidden fields). */
+  redact?(record: ApiRecord, access: Access): ApiRecord;
 }

@@ -43,6 +43,8 @@ export class CollectionMeta implements QueryTarget {
   readonly hasSecrets: boolean;
   /** Whether the collection has a `searchVector` (GET /search covers it). */
   readonly searchable: boolean;
+  /** The top-level fields its search vector is made of. */
+  readonly searchFields: string[];
   /** Every filterable / sortable path (`city`, `name.firstName`, `createdAt`) and its column. */
   private readonly paths = new Map<string, ColumnRef>();
 
@@ -65,7 +67,9 @@ export class CollectionMeta implements QueryTarget {
     }
     this.hasPosition = this.fieldByName.has('position');
     this.hasSecrets = this.fields.some((f) => f.encrypted || f.writeOnly);
-    this.searchable = (recordEntityOptions(def.entity).searchVector ?? []).length > 0;
+    const searched = recordEntityOptions(def.entity).searchVector ?? [];
+    this.searchable = searched.length > 0;
+    this.searchFields = [...new Set(searched.map((path) => path.split('.')[0]))];
     this.paths.set('id', { path: 'id', column: 'id', type: 'UUID', nullable: false });
     for (const name of ['createdAt', 'updatedAt', 'deletedAt']) {
       this.paths.set(name, { path: name, column: name, type: 'DATE_TIME', nullable: name === 'deletedAt' });
@@ -119,7 +123,12 @@ export class CollectionMeta implements QueryTarget {
       );
     }
     const hops = [
-      { kind: relation.kind, table: relation.targetMeta!.table, joinColumn: relation.joinColumn },
+      {
+        kind: relation.kind,
+        plural: relation.target,
+        table: relation.targetMeta!.table,
+        joinColumn: relation.joinColumn,
+      },
       ...(leaf.hops ?? []),
     ];
     if (hops.length > MAX_RELATION_HOPS)

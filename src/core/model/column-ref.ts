@@ -22,6 +22,8 @@ export interface ColumnRef {
 export interface RelationHop {
   /** `MANY_TO_ONE`: the join column is on the table before; `ONE_TO_MANY`: on the related table. */
   kind: 'MANY_TO_ONE' | 'ONE_TO_MANY';
+  /** Plural name of the related collection (whose access a key needs to go through it). */
+  plural: string;
   table: string;
   joinColumn: string;
 }
@@ -30,6 +32,8 @@ export interface RelationHop {
 export interface QueryTarget {
   /** Singular object name, as in `field 'foo' does not exist in 'person' object`. */
   readonly objectName: string;
+  /** Plural name of the collection (access checks). */
+  readonly plural: string;
   /** Its table (relation paths qualify the outer row with it). */
   readonly table: string;
   /** Resolves a field path to its column; throws QueryError for unknown or incomplete paths. */

@@ -1,4 +1,5 @@
 import { QueryError } from '../errors/query-error';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { parseFilter } from './parse-filter';
 import { parseShape, Shape } from './record-shape';
@@ -17,9 +18,10 @@ export function parseBulkQuery(
   meta: CollectionMeta,
   params: { filter?: string; depth?: string; fields?: string },
   maxFilterDepth: number,
+  access: Access,
 ): BulkQuery {
   if (params.filter === undefined || params.filter.trim() === '') throw new QueryError('filter is required');
   const filter = parseFilter(params.filter, maxFilterDepth);
-  const shape = parseShape(meta, params);
-  return { ...shape, filter: resolveFilter(meta, filter) };
+  const shape = parseShape(meta, params, access);
+  return { ...shape, filter: resolveFilter(meta, filter, access) };
 }

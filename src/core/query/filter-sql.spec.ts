@@ -15,6 +15,7 @@ const columns: Record<string, ColumnRef> = {
 };
 const target: QueryTarget = {
   objectName: 'person',
+  plural: 'people',
   table: 'person',
   resolve: (path) => {
     const ref = columns[path.join('.')];

@@ -1,4 +1,6 @@
+import { checkReadable } from '../access/field-access';
 import { QueryError } from '../errors/query-error';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ColumnRef } from '../model/column-ref';
 import { parseFilter } from './parse-filter';
@@ -164,10 +166,17 @@ export interface GroupByParams {
   include_records_sample?: string;
 }
 
-export function parseGroupByQuery(meta: CollectionMeta, params: GroupByParams, maxFilterDepth: number): GroupByQuery {
+export function parseGroupByQuery(
+  meta: CollectionMeta,
+  params: GroupByParams,
+  maxFilterDepth: number,
+  access: Access,
+): GroupByQuery {
   const dims = json('group_by', params.group_by);
   if (dims.length > 3) throw new QueryError('group_by takes at most 3 dimensions');
   const dimensions = dims.map((d, i) => dimension(meta, d, i));
+  const readable = (ref: ColumnRef) => checkReadable(access, meta.plural, ref.path.split('.')[0]);
+  dimensions.forEach((d) => readable(d.ref));
   const offered = aggregateKeys(meta);
   const aggregates = [...new Set(json('aggregate', params.aggregate).filter((k) => k !== 'totalCount'))].map((key) => {
     const found = typeof key === 'string' ? offered.get(key) : undefined;
@@ -175,6 +184,7 @@ export function parseGroupByQuery(meta: CollectionMeta, params: GroupByParams, m
       throw new QueryError(
         `aggregate '${String(key)}' is not offered by '${meta.def.singular}' (unknown field, or an operation that does not fit its type)`,
       );
+    readable(found.ref);
     return found;
   });
   const limit = params.limit === undefined ? 50 : Number(params.limit);
@@ -189,5 +199,13 @@ export function parseGroupByQuery(meta: CollectionMeta, params: GroupByParams, m
   const filter = params.filter === undefined ? undefined : parseFilter(params.filter, maxFilterDepth);
   const order = json('order_by', params.order_by).map((o, i) => orderItem(o, i, dimensions, aggregates));
   const sample = parseBoolean('include_records_sample', params.include_records_sample);
-  return { dimensions, aggregates, filter: filter && resolveFilter(meta, filter), order, limit, timezone, sample };
+  return {
+    dimensions,
+    aggregates,
+    filter: filter && resolveFilter(meta, filter, access),
+    order,
+    limit,
+    timezone,
+    sample,
+  };
 }

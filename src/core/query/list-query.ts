@@ -1,4 +1,5 @@
 import { QueryError } from '../errors/query-error';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ResolvedSortKey, resolveSort } from './sort-sql';
 import { decodeCursor } from './cursor';
@@ -41,10 +42,11 @@ export function parseListQuery(
   params: ListParams,
   limits: ListLimits,
   cursorKey: Buffer,
+  access: Access,
 ): ListQuery {
-  const shape = parseShape(meta, params);
+  const shape = parseShape(meta, params, access);
   const filter = params.filter === undefined ? undefined : parseFilter(params.filter, limits.maxFilterDepth);
-  const sort = resolveSort(meta, params.order_by === undefined ? [] : parseOrderBy(params.order_by));
+  const sort = resolveSort(meta, params.order_by === undefined ? [] : parseOrderBy(params.order_by), access);
   const signature = sortSignature(
     sort.map((k) => ({ path: k.ref.path.split('.'), descending: k.descending, nullsFirst: k.nullsFirst })),
   );
@@ -62,7 +64,7 @@ export function parseListQuery(
   const limit = parseLimit(params.limit, limits.pageSizeDefault, limits.pageSizeMax);
   return {
     ...shape,
-    filter: filter && resolveFilter(meta, filter),
+    filter: filter && resolveFilter(meta, filter, access),
     sort,
     sortSignature: signature,
     limit,

@@ -1,4 +1,7 @@
+import { canRead } from '../access/access-checks';
+import { checkReadable, notReadable } from '../access/field-access';
 import { QueryError } from '../errors/query-error';
+import type { Access } from '../model/access';
 import { CollectionMeta, COMMON_FIELDS } from '../model/collection-meta';
 import { Depth, parseDepth, parseFields } from './parse-params';
 
@@ -13,7 +16,7 @@ export interface Shape {
 export const DEFAULT_SHAPE: Shape = { depth: 1 };
 
 /** `depth` and `fields` of a request, checked against the collection's fields and relations. */
-export function parseShape(meta: CollectionMeta, params: { depth?: string; fields?: string }): Shape {
+export function parseShape(meta: CollectionMeta, params: { depth?: string; fields?: string }, access: Access): Shape {
   const depth = parseDepth(params.depth);
   const fields = parseFields(params.fields);
   if (fields) {
@@ -25,6 +28,11 @@ export function parseShape(meta: CollectionMeta, params: { depth?: string; field
     ]);
     const unknown = fields.find((f) => !known.has(f));
     if (unknown) throw new QueryError(`field '${unknown}' does not exist in '${meta.def.singular}' object`);
+    for (const name of fields) {
+      checkReadable(access, meta.plural, name);
+      const relation = [...meta.manyToOne, ...meta.oneToMany].find((r) => r.name === name);
+      if (relation && !canRead(access, relation.target)) throw notReadable(name);
+    }
   }
   return { depth, fields };
 }

@@ -1,13 +1,20 @@
 import { QueryError } from '../errors/query-error';
 import type { ResolvedFilter, ResolvedPredicate } from '../model/checked-filter';
+import { checkPathReadable } from '../access/field-access';
+import type { Access } from '../model/access';
 import { QueryTarget } from '../model/column-ref';
 import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
 import { FilterNode, FilterOperator } from './parse-filter';
 
 export type { ResolvedFilter, ResolvedPredicate };
 
-function resolvePredicate(target: QueryTarget, node: Extract<FilterNode, { kind: 'predicate' }>): ResolvedPredicate {
+function resolvePredicate(
+  target: QueryTarget,
+  node: Extract<FilterNode, { kind: 'predicate' }>,
+  access: Access | undefined,
+): ResolvedPredicate {
   const ref = target.resolve(node.path);
+  if (access) checkPathReadable(access, target.plural, node.path, ref);
   checkOperator(ref, node.operator);
   const { operator, value } = node;
   const isList = operator === 'in' || operator === 'containsAny';
@@ -37,16 +44,20 @@ function resolvePredicate(target: QueryTarget, node: Extract<FilterNode, { kind:
   return predicate(converted);
 }
 
-/** Checks a parsed filter against a collection (QueryError, a 400, on the first problem, left to right). */
-export function resolveFilter(target: QueryTarget, node: FilterNode): ResolvedFilter {
+/**
+ * Checks a parsed filter against a collection (QueryError, a 400, on the first problem, left to
+ * right) and, given the key's access, against what the key may read (API.md section 14). Without
+ * access (a role's own row filter), only against the collection.
+ */
+export function resolveFilter(target: QueryTarget, node: FilterNode, access?: Access): ResolvedFilter {
   switch (node.kind) {
     case 'and':
     case 'or':
-      return { kind: node.kind, children: node.children.map((c) => resolveFilter(target, c)) };
+      return { kind: node.kind, children: node.children.map((c) => resolveFilter(target, c, access)) };
     case 'not':
-      return { kind: 'not', child: resolveFilter(target, node.child) };
+      return { kind: 'not', child: resolveFilter(target, node.child, access) };
     case 'predicate':
-      return resolvePredicate(target, node);
+      return resolvePredicate(target, node, access);
   }
 }
 

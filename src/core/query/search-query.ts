@@ -1,4 +1,7 @@
+import { ForbiddenException } from '@nestjs/common';
+import { canRead } from '../access/access-checks';
 import { QueryError } from '../errors/query-error';
+import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { plainSearchText } from '../model/search-text';
@@ -27,6 +30,7 @@ export function parseSearchQuery(
   catalog: CollectionCatalog,
   params: { query?: string; objects?: string; limit?: string; starting_after?: string },
   cursorKey: Buffer,
+  access: Access,
 ): SearchQuery {
   const words = plainSearchText(params.query ?? '')
     .split(/\s+/)
@@ -38,7 +42,10 @@ export function parseSearchQuery(
   const tsquery = quoted.map((w) => `${w}:*`).join(' & ');
   const exact = quoted.join(' | ');
   const searchable = catalog.all().filter((m) => m.searchable);
-  let collections = searchable;
+  // a key searches the collections it can read whose searched fields it can all read
+  const allowed = (m: CollectionMeta) =>
+    access.admin || (canRead(access, m.plural) && !m.searchFields.some((f) => access.grant(m.plural)!.hidden.has(f)));
+  let collections = searchable.filter(allowed);
   if (params.objects !== undefined) {
     const names = params.objects.split(',').map((n) => n.trim());
     const unknown = names.find((n) => !searchable.some((m) => m.plural === n));
@@ -46,6 +53,8 @@ export function parseSearchQuery(
       throw new QueryError(
         `objects: '${unknown}' is not a searchable collection; one of ${searchable.map((m) => m.plural).join(', ')}`,
       );
+    const closed = searchable.find((m) => names.includes(m.plural) && !allowed(m));
+    if (closed) throw new ForbiddenException(`API key '${access.keyName}' may not search ${closed.plural}`);
     collections = searchable.filter((m) => names.includes(m.plural));
   }
   const limit = params.limit === undefined ? 20 : Number(params.limit);

@@ -1,5 +1,7 @@
 import { q } from '../database/sql';
+import { checkPathReadable } from '../access/field-access';
 import { QueryError } from '../errors/query-error';
+import type { Access } from '../model/access';
 import { ColumnRef, QueryTarget } from '../model/column-ref';
 import { SortKey } from './parse-order-by';
 import { relatedValueSql } from './relation-sql';
@@ -37,9 +39,10 @@ const SORTABLE_EXCLUDED = new Set(['RAW_JSON', 'ARRAY', 'MULTI_SELECT']);
  * a sort by one key then runs on the (key, id) index, forward or backward (a backward scan
  * reverses every column, so `id` must go the key's way).
  */
-export function resolveSort(target: QueryTarget, keys: SortKey[]): ResolvedSortKey[] {
+export function resolveSort(target: QueryTarget, keys: SortKey[], access?: Access): ResolvedSortKey[] {
   const resolved = keys.map((key, i): ResolvedSortKey => {
     const ref = target.resolve(key.path);
+    if (access) checkPathReadable(access, target.plural, key.path, ref);
     if (SORTABLE_EXCLUDED.has(ref.type)) throw new QueryError(`Cannot order by '${ref.path}' (${ref.type})`);
     if (!ref.hops) return { ref, descending: key.descending, nullsFirst: key.nullsFirst };
     if (ref.hops.some((hop) => hop.kind !== 'MANY_TO_ONE')) {

@@ -2,6 +2,7 @@ import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, RequestActor, Row } from '../model/record';
 import { BulkQuery } from '../query/bulk-query';
@@ -28,17 +29,27 @@ export class RecordBulkWrites {
   ) {}
 
   /** 400 (the transaction rolls back: nothing changed) when more than BULK_MAX records match. */
-  private async refuseTooMany(tx: Queryable, meta: CollectionMeta, target: FilterTarget): Promise<void> {
+  private async refuseTooMany(
+    tx: Queryable,
+    meta: CollectionMeta,
+    target: FilterTarget,
+    access: Access,
+  ): Promise<void> {
     const max = this.config.bulkMax;
-    const matched = await this.repositories.steps(meta).countMatching(tx, target);
+    const matched = await this.repositories.steps(meta, access).countMatching(tx, target);
     if (matched > max)
       throw new BadRequestException(`The filter matches ${matched} records; at most ${max} per request`);
   }
 
   /** Ids of the records of `target`, locked, in order; 400 (nothing changed) when they are more than BULK_MAX. */
-  private async lockMatches(tx: Queryable, meta: CollectionMeta, target: FilterTarget): Promise<string[]> {
-    const ids = await this.repositories.steps(meta).lockMatching(tx, target, this.config.bulkMax + 1);
-    if (ids.length > this.config.bulkMax) await this.refuseTooMany(tx, meta, target);
+  private async lockMatches(
+    tx: Queryable,
+    meta: CollectionMeta,
+    target: FilterTarget,
+    access: Access,
+  ): Promise<string[]> {
+    const ids = await this.repositories.steps(meta, access).lockMatching(tx, target, this.config.bulkMax + 1);
+    if (ids.length > this.config.bulkMax) await this.refuseTooMany(tx, meta, target, access);
     return ids;
   }
 
@@ -49,24 +60,25 @@ export class RecordBulkWrites {
    */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
     const codec = this.codecs.of(meta);
-    const steps = this.repositories.steps(meta);
+    const { access } = actor;
+    const steps = this.repositories.steps(meta, access);
     const target: FilterTarget = { filter: query.filter, scope: 'filtered' };
     return this.unit.run(meta, async (tx) => {
       const { columns, values } = codec.updateAssignments(input);
       if (columns.length === 0) {
-        const ids = await this.lockMatches(tx, meta, target);
-        return ids.length === 0 ? [] : this.shaper.shape(tx, meta, await steps.findByIds(tx, ids), query);
+        const ids = await this.lockMatches(tx, meta, target, access);
+        return ids.length === 0 ? [] : this.shaper.shape(tx, meta, await steps.findByIds(tx, ids), query, access);
       }
       const limit = this.config.bulkMax + 1;
-      const write = this.repositories.writes(meta).update(
+      const write = this.repositories.writes(meta, access).update(
         { filter: query.filter, limit },
         columns.map((c) => c.column),
         values,
       );
       await steps.reserveMemory(tx, this.config.bulkMax);
       const rows = await this.events.write(tx, write, actor);
-      if (rows.length === 0) await this.refuseTooMany(tx, meta, target);
-      return this.shaper.shape(tx, meta, rows, query);
+      if (rows.length === 0) await this.refuseTooMany(tx, meta, target, access);
+      return this.shaper.shape(tx, meta, rows, query, access);
     });
   }
 
@@ -75,17 +87,17 @@ export class RecordBulkWrites {
     return this.unit.run(
       meta,
       async (tx) => {
-        const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'filtered' });
+        const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'filtered' }, actor.access);
         if (ids.length === 0) return [];
         await this.repositories.steps(meta).reserveMemory(tx, ids.length);
-        const writes = this.repositories.writes(meta);
+        const writes = this.repositories.writes(meta, actor.access);
         if (!soft) {
           const rows = await this.events.write(tx, writes.destroy(ids, 'many'), actor);
           return rows.map((row) => ({ id: row.id }));
         }
         // records already soft-deleted (a filter naming deletedAt) stay as they are, and are answered too
         const rows = await this.events.write(tx, writes.softDelete(ids, 'many'), actor);
-        return this.shaper.shape(tx, meta, rows, query);
+        return this.shaper.shape(tx, meta, rows, query, actor.access);
       },
       soft ? 'own' : 'all',
     );
@@ -94,11 +106,12 @@ export class RecordBulkWrites {
   /** Restores every soft-deleted record the filter matches; the records, by id. */
   async restoreMany(meta: CollectionMeta, query: BulkQuery, actor: RequestActor): Promise<ApiRecord[]> {
     return this.unit.run(meta, async (tx) => {
-      const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'deleted' });
+      const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'deleted' }, actor.access);
       if (ids.length === 0) return [];
       await this.repositories.steps(meta).reserveMemory(tx, ids.length);
-      const rows = await this.events.write(tx, this.repositories.writes(meta).restore(ids, 'many'), actor);
-      return this.shaper.shape(tx, meta, rows, query);
+      const write = this.repositories.writes(meta, actor.access).restore(ids, 'many');
+      const rows = await this.events.write(tx, write, actor);
+      return this.shaper.shape(tx, meta, rows, query, actor.access);
     });
   }
 }

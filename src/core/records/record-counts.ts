@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CountCache } from '../cache/count-cache';
 import { Db } from '../database/db';
 import { CollectionCatalog } from '../model/collection-catalog';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { filterRelationTables, ResolvedFilter } from '../query/resolve-filter';
 import { Repositories } from '../repository/repositories';
@@ -27,8 +28,10 @@ export class RecordCounts {
    * versions of every collection the filter reads: its own, and those its relation paths go through
    * (a people count filtered by `company.employees` changes when a company does).
    */
-  counter(meta: CollectionMeta, mode: CountMode, filter?: ResolvedFilter): Counter {
-    const repository = this.repositories.of(meta);
+  counter(meta: CollectionMeta, mode: CountMode, filter: ResolvedFilter | undefined, access: Access): Counter {
+    const repository = this.repositories.of(meta, access);
+    // a key limited to some rows counts only them: its counts are cached apart
+    const scope = repository.scope ? `${repository.scope.key}\u0000` : '';
     switch (mode) {
       case 'none':
         return async () => null;
@@ -40,7 +43,7 @@ export class RecordCounts {
           ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
         ];
         return (where, values) =>
-          this.cache.count(reads, `${where}\u0000${JSON.stringify(values)}`, () =>
+          this.cache.count(reads, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
             repository.count(this.db, where, values),
           );
       }

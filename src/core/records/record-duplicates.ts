@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db';
+import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, Row } from '../model/record';
@@ -36,8 +37,8 @@ export class RecordDuplicates {
     for (const meta of catalog.all()) this.criteria.set(meta, resolveCriteria(meta));
   }
 
-  async find(meta: CollectionMeta, input: DuplicatesInput, shape: Shape): Promise<DuplicatesResult[]> {
-    const repository = this.repositories.of(meta);
+  async find(meta: CollectionMeta, input: DuplicatesInput, shape: Shape, access: Access): Promise<DuplicatesResult[]> {
+    const repository = this.repositories.of(meta, access);
     let subjects: { record: Row; selfId?: string }[];
     if ('ids' in input) {
       if (input.ids.length === 0) return [];
@@ -57,7 +58,7 @@ export class RecordDuplicates {
         return repository.duplicates(this.db, condition, params.values, MAX_DUPLICATES);
       }),
     );
-    const records = await this.shaper.shape(this.db, meta, matches.flat(), shape);
+    const records = await this.shaper.shape(this.db, meta, matches.flat(), shape, access);
     const cursor = (record: ApiRecord) => encodeCursor(this.keys.cursorKey, { s: 'id:AL', v: [record.id] });
     let offset = 0;
     return matches.map((rows) => {

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { redact } from '../access/redact';
 import { Db } from '../database/db';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ColumnRef } from '../model/column-ref';
 import { ApiRecord, Row } from '../model/record';
@@ -36,7 +38,7 @@ export class RecordGroups {
     private readonly shaper: RecordShaper,
   ) {}
 
-  async groupBy(meta: CollectionMeta, query: GroupByQuery): Promise<Group[]> {
+  async groupBy(meta: CollectionMeta, query: GroupByQuery, access: Access): Promise<Group[]> {
     const params = new SqlParams();
     const statement = groupBySql(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
@@ -54,17 +56,22 @@ export class RecordGroups {
       });
       return group;
     });
-    if (query.sample) await this.attachSamples(meta, query, groups);
+    if (query.sample) await this.attachSamples(meta, query, groups, access);
     return groups;
   }
 
   /** The first records (by id, depth 0) of every group, matched to the groups by their dimension values. */
-  private async attachSamples(meta: CollectionMeta, query: GroupByQuery, groups: Group[]): Promise<void> {
+  private async attachSamples(
+    meta: CollectionMeta,
+    query: GroupByQuery,
+    groups: Group[],
+    access: Access,
+  ): Promise<void> {
     const params = new SqlParams();
     const dimensions = dimensionExpressions(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
     const rows = await this.repositories
-      .of(meta)
+      .of(meta, access)
       .samples(this.db, { dimensions, where, values: params.values, perGroup: SAMPLE_SIZE });
     const byGroup = new Map<string, Row[]>();
     for (const row of rows) {
@@ -72,6 +79,8 @@ export class RecordGroups {
       byGroup.set(key, [...(byGroup.get(key) ?? []), row]);
     }
     for (const group of groups)
-      group.records = this.shaper.records(meta, byGroup.get(JSON.stringify(group.groupByDimensionValues)) ?? []);
+      group.records = this.shaper
+        .records(meta, byGroup.get(JSON.stringify(group.groupByDimensionValues)) ?? [])
+        .map((record) => redact(meta, record, access));
   }
 }

@@ -69,7 +69,7 @@ export class RecordMerges {
     actor: RequestActor,
   ): Promise<ApiRecord> {
     const codec = this.codecs.of(meta);
-    const steps = this.repositories.steps(meta);
+    const steps = this.repositories.steps(meta, actor.access);
     const rows = await steps.lockLive(tx, input.ids);
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     const missing = input.ids.filter((id) => !byId.has(id));
@@ -107,6 +107,6 @@ export class RecordMerges {
       events.push(recordEvent(meta, 'updated', survivor, codec.toRecord(row)));
     }
     await this.events.record(tx, events, actor);
-    return (await this.shaper.shape(tx, meta, [row], shape))[0];
+    return (await this.shaper.shape(tx, meta, [row], shape, actor.access))[0];
   }
 }

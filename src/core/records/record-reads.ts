@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { Db } from '../database/db';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord } from '../model/record';
 import { ListQuery } from '../query/list-query';
@@ -34,22 +35,27 @@ export class RecordReads {
     private readonly keys: KeyRing,
   ) {}
 
-  async findMany(meta: CollectionMeta, query: ListQuery, countMode: CountMode = 'exact'): Promise<ListResult> {
+  async findMany(
+    meta: CollectionMeta,
+    query: ListQuery,
+    access: Access,
+    count: CountMode = 'exact',
+  ): Promise<ListResult> {
     const page = await findPage(
       this.db,
-      this.repositories.of(meta),
+      this.repositories.of(meta, access),
       query,
       this.keys.cursorKey,
-      this.counts.counter(meta, countMode, query.filter),
+      this.counts.counter(meta, count, query.filter, access),
     );
-    const records = await this.shaper.shape(this.db, meta, page.rows, query);
+    const records = await this.shaper.shape(this.db, meta, page.rows, query, access);
     return { records, pageInfo: page.pageInfo, totalCount: page.totalCount };
   }
 
-  async findOne(meta: CollectionMeta, id: string, shape: Shape): Promise<VersionedRecord> {
-    const row = await this.repositories.of(meta).findLive(this.db, id);
+  async findOne(meta: CollectionMeta, id: string, shape: Shape, access: Access): Promise<VersionedRecord> {
+    const row = await this.repositories.of(meta, access).findLive(this.db, id);
     if (!row) throw new NotFoundException('Record not found');
-    const [record] = await this.shaper.shape(this.db, meta, [row], shape);
+    const [record] = await this.shaper.shape(this.db, meta, [row], shape, access);
     return { record, etag: etagOf(row) };
   }
 }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { redact } from '../access/redact';
 import { Db } from '../database/db';
+import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, Row } from '../model/record';
 import { encodeCursor } from '../query/cursor';
 import { SEARCH_SORT, SearchQuery } from '../query/search-query';
 import { RecordCodecs } from '../repository/record-codecs';
+import { Repositories } from '../repository/repositories';
 import { searchRows } from '../repository/search-statements';
 import { KeyRing } from '../security/keys';
 
@@ -46,16 +49,19 @@ export class RecordSearch {
     catalog: CollectionCatalog,
     private readonly codecs: RecordCodecs,
     private readonly keys: KeyRing,
+    private readonly repositories: Repositories,
   ) {
     for (const meta of catalog.all()) this.bySingular.set(meta.def.singular, meta);
   }
 
-  async search(query: SearchQuery): Promise<SearchAnswer> {
-    const rows = await searchRows(this.db, query, query.limit + 1);
+  /** The key's search: within its rows of each collection, the records as it may see them. */
+  async search(query: SearchQuery, access: Access): Promise<SearchAnswer> {
+    const scopeOf = (meta: CollectionMeta) => this.repositories.of(meta, access).scope;
+    const rows = await searchRows(this.db, query, query.limit + 1, scopeOf);
     const page = rows.slice(0, query.limit);
     const results = page.map((row: Row) => {
       const meta = this.bySingular.get(row.objectNameSingular as string)!;
-      const record = this.codecs.of(meta).toRecord(row.record as Row);
+      const record = redact(meta, this.codecs.of(meta).toRecord(row.record as Row), access);
       const image = IMAGE_FIELDS.find((f) => meta.fieldByName.has(f));
       return {
         objectNameSingular: meta.def.singular,

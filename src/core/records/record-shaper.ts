@@ -1,4 +1,6 @@
+import { redact } from '../access/redact';
 import { Queryable } from '../database/db';
+import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, Row } from '../model/record';
 import { Shape } from '../query/record-shape';
@@ -28,9 +30,10 @@ export class RecordShaper {
     return rows.map((row) => codec.toRecord(row));
   }
 
-  async shape(db: Queryable, meta: CollectionMeta, rows: Row[], shape: Shape): Promise<ApiRecord[]> {
+  /** The records of an answer for the key: decoded, relations attached (those it can read), what it may not read removed, fields kept. */
+  async shape(db: Queryable, meta: CollectionMeta, rows: Row[], shape: Shape, access: Access): Promise<ApiRecord[]> {
     const records = this.records(meta, rows);
-    await this.relations.attach(db, meta, records, shape.depth, shape.fields);
-    return project(records, shape.fields);
+    await this.relations.attach(db, meta, records, shape.depth, access, shape.fields);
+    return project(access.admin ? records : records.map((r) => redact(meta, r, access)), shape.fields);
   }
 }

@@ -1,5 +1,6 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { requireAction } from '../access/access-checks';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
@@ -55,7 +56,7 @@ export class RecordUpserts {
     if (meta.def.hooks?.beforeCreate) throw new BadRequestException(`${meta.plural} cannot be upserted`);
     return this.unit.create(meta, items, options, async (tx) => {
       const rows = await this.write(tx, meta, items, actor, options.indexed === true);
-      return { records: await this.shaper.shape(tx, meta, rows, shape) };
+      return { records: await this.shaper.shape(tx, meta, rows, shape, actor.access) };
     });
   }
 
@@ -75,7 +76,7 @@ export class RecordUpserts {
     const locks = [
       ...new Set([...ids.map((id) => `id:${id}`), ...values.flatMap((k) => k.values.map((v) => `${k.column}:${v}`))]),
     ];
-    const steps = this.repositories.steps(meta);
+    const steps = this.repositories.steps(meta, actor.access);
     await steps.advisoryLocks(
       tx,
       locks.map((key) => lockKey(meta.table, key)),
@@ -86,6 +87,9 @@ export class RecordUpserts {
       values.filter((k) => k.values.length > 0),
     );
     const { targets } = planUpsert(items, keys, candidates);
+    // an upsert creates what matches nothing and updates what matches: the key needs both actions
+    if (targets.some((target) => target !== null)) requireAction(actor.access, meta.plural, 'update');
+    if (targets.some((target) => target === null)) requireAction(actor.access, meta.plural, 'create');
 
     const created = this.validateCreates(meta, items, targets, indexed);
     const codec = this.codecs.of(meta);
@@ -133,8 +137,13 @@ export class RecordUpserts {
         if (updated.updatedFields!.length > 0) events.push(updated);
       }
     }
+    const written = items.map((_, index) => result.get(index)!);
+    await steps.requireInScope(
+      tx,
+      written.map((row) => row.id as string),
+    );
     await this.events.record(tx, events, actor);
-    return items.map((_, index) => result.get(index)!);
+    return written;
   }
 
   /** Items that create a record must be valid creates (required fields): 400 naming each. */

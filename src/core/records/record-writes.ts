@@ -1,4 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { redact } from '../access/redact';
 import { Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
 import { CollectionMeta } from '../model/collection-meta';
@@ -44,7 +45,7 @@ export class RecordWrites {
     options: CreateOptions = {},
   ): Promise<CreateResult> {
     const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
-    const write = this.repositories.writes(meta).create(columns, tuples);
+    const write = this.repositories.writes(meta, actor.access).create(columns, tuples);
     return this.unit.create(meta, inputs, { ...options, single: write !== undefined }, async (db) => {
       let rows: Row[];
       if (write) {
@@ -52,11 +53,16 @@ export class RecordWrites {
         rows = tuples.map((tuple) => byId.get(tuple[0])!);
       } else {
         // more values than one statement takes: several INSERTs, then the events, in the transaction
-        rows = await this.repositories.steps(meta).insertMany(db, columns, tuples);
+        const steps = this.repositories.steps(meta, actor.access);
+        rows = await steps.insertMany(db, columns, tuples);
+        await steps.requireInScope(
+          db,
+          rows.map((row) => row.id as string),
+        );
         const events = this.shaper.records(meta, rows).map((r) => recordEvent(meta, 'created', undefined, r));
         await this.events.record(db, events, actor);
       }
-      const shaped = await this.shaper.shape(db, meta, rows, shape);
+      const shaped = await this.shaper.shape(db, meta, rows, shape, actor.access);
       return {
         records: shaped.map((record, i) => ({ ...record, ...extras[i] })),
         etag: rows.length === 1 ? etagOf(rows[0]) : undefined,
@@ -76,14 +82,15 @@ export class RecordWrites {
     actor: RequestActor,
     ifMatch?: IfMatch,
   ): Promise<VersionedRecord> {
-    const steps = this.repositories.steps(meta);
+    const { access } = actor;
+    const steps = this.repositories.steps(meta, access);
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
     const answer = async (db: Queryable, row: Row | undefined) => {
       if (!row) throw new NotFoundException('Record not found');
-      return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
+      return { record: (await this.shaper.shape(db, meta, [row], shape, access))[0], etag: etagOf(row) };
     };
     const update = async (db: Queryable) => {
-      const write = this.repositories.writes(meta).update(
+      const write = this.repositories.writes(meta, access).update(
         { ids: [id] },
         columns.map((c) => c.column),
         values,
@@ -113,18 +120,18 @@ export class RecordWrites {
     ifMatch?: IfMatch,
   ): Promise<ApiRecord> {
     const remove = async (db: Queryable) => {
-      const writes = this.repositories.writes(meta);
+      const writes = this.repositories.writes(meta, actor.access);
       const write = soft ? writes.softDelete([id], 'one') : writes.destroy([id], 'one');
       const [row] = await this.events.write(db, write, actor);
       if (!row) throw new NotFoundException('Record not found');
-      return soft ? this.codecs.of(meta).toRecord(row) : { id: row.id };
+      return soft ? redact(meta, this.codecs.of(meta).toRecord(row), actor.access) : { id: row.id };
     };
     const touches = soft ? 'own' : 'all';
     if (!ifMatch) return this.unit.single(meta, remove, touches);
     return this.unit.run(
       meta,
       async (tx: Queryable) => {
-        const current = await this.repositories.steps(meta).lockOne(tx, id, soft);
+        const current = await this.repositories.steps(meta, actor.access).lockOne(tx, id, soft);
         if (!current) throw new NotFoundException('Record not found');
         checkIfMatch(ifMatch, current);
         return remove(tx);
@@ -136,9 +143,13 @@ export class RecordWrites {
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */
   async restoreOne(meta: CollectionMeta, id: string, shape: Shape, actor: RequestActor): Promise<VersionedRecord> {
     return this.unit.single(meta, async (db) => {
-      const [row] = await this.events.write(db, this.repositories.writes(meta).restore([id], 'one'), actor);
+      const [row] = await this.events.write(
+        db,
+        this.repositories.writes(meta, actor.access).restore([id], 'one'),
+        actor,
+      );
       if (!row) throw new NotFoundException('Record not found');
-      return { record: (await this.shaper.shape(db, meta, [row], shape))[0], etag: etagOf(row) };
+      return { record: (await this.shaper.shape(db, meta, [row], shape, actor.access))[0], etag: etagOf(row) };
     });
   }
 }

@@ -1,7 +1,10 @@
+import { canRead } from '../access/access-checks';
+import { redact } from '../access/redact';
 import { Queryable } from '../database/db';
+import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta, RelationMeta } from '../model/collection-meta';
-import { ApiRecord } from '../model/record';
+import { ApiRecord, Row } from '../model/record';
 import { Depth } from '../query/parse-params';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -26,27 +29,35 @@ export class RelationLoader {
     meta: CollectionMeta,
     records: ApiRecord[],
     depth: Depth,
+    access: Access,
     only?: string[],
   ): Promise<void> {
     if (depth === 0 || records.length === 0) return;
-    const wanted = (rel: RelationMeta) => !only || only.includes(rel.name);
+    // a relation to a collection the key cannot read is left out (redact removes its name)
+    const wanted = (rel: RelationMeta) => (!only || only.includes(rel.name)) && canRead(access, rel.target);
     await Promise.all([
-      ...meta.manyToOne.filter(wanted).map((rel) => this.attachManyToOne(db, rel, records, depth)),
-      ...meta.oneToMany.filter(wanted).map((rel) => this.attachOneToMany(db, rel, records, depth)),
+      ...meta.manyToOne.filter(wanted).map((rel) => this.attachManyToOne(db, rel, records, depth, access)),
+      ...meta.oneToMany.filter(wanted).map((rel) => this.attachOneToMany(db, rel, records, depth, access)),
     ]);
   }
 
-  private async attachManyToOne(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
+  /** Related records of `target` as the key sees them: within its rows (the loads are scoped), redacted. */
+  private related(target: CollectionMeta, rows: Row[], access: Access): ApiRecord[] {
+    const codec = this.codecs.of(target);
+    return rows.map((row) => redact(target, codec.toRecord(row), access));
+  }
+
+  private async attachManyToOne(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth, access: Access) {
     const target = this.catalog.require(rel.target);
     const ids = [
       ...new Set(records.map((r) => r[rel.joinColumn]).filter((id): id is string => typeof id === 'string')),
     ];
     const byId = new Map<string, ApiRecord>();
     if (ids.length > 0) {
-      const rows = await this.repositories.of(target).findLiveByIds(db, ids);
-      const related = rows.map((row) => this.codecs.of(target).toRecord(row));
+      const rows = await this.repositories.of(target, access).findLiveByIds(db, ids);
+      const related = this.related(target, rows, access);
       for (const r of related) byId.set(r.id as string, r);
-      if (depth === 2) await this.attach(db, target, related, 1);
+      if (depth === 2) await this.attach(db, target, related, 1, access);
     }
     for (const record of records) {
       const id = record[rel.joinColumn];
@@ -54,16 +65,16 @@ export class RelationLoader {
     }
   }
 
-  private async attachOneToMany(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth) {
+  private async attachOneToMany(db: Queryable, rel: RelationMeta, records: ApiRecord[], depth: Depth, access: Access) {
     const child = this.catalog.require(rel.target);
-    const rows = await this.repositories.of(child).children(
+    const rows = await this.repositories.of(child, access).children(
       db,
       rel.joinColumn,
       records.map((r) => r.id),
       this.limit,
     );
-    const children = rows.map((row) => this.codecs.of(child).toRecord(row));
-    if (depth === 2) await this.attach(db, child, children, 1);
+    const children = this.related(child, rows, access);
+    if (depth === 2) await this.attach(db, child, children, 1, access);
     const byParent = new Map<unknown, ApiRecord[]>();
     for (const c of children) {
       const list = byParent.get(c[rel.joinColumn]);

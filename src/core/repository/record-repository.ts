@@ -3,26 +3,33 @@ import { q } from '../database/sql';
 import { Row } from '../model/record';
 import { LIVE } from '../query/filter-sql';
 import { ListStatement } from '../query/list-sql';
+import { RowScope, scoped } from './row-scope';
 import { TableSql } from './table-sql';
 
 /**
  * The reads of one collection's table: every SELECT a request makes of it, from the collection's
  * metadata, values only as bound parameters. Conditions and orders come compiled from the query
  * layer (`src/core/query`). Writes are in write-statements.ts, the reads a write transaction makes
- * (locks) in lock-statements.ts.
+ * (locks) in transaction-steps.ts. Built for a key with a row filter, every statement is limited
+ * to its rows.
  */
 export class RecordRepository {
   private readonly named: string;
 
-  constructor(readonly table: TableSql) {
-    this.named = table.meta.plural;
+  /** `scope`: the rows of the key it is built for (every statement is limited to them). */
+  constructor(
+    readonly table: TableSql,
+    readonly scope?: RowScope,
+  ) {
+    this.named = scope ? `${table.meta.plural}.${scope.id}` : table.meta.plural;
   }
 
   /** A live record by id (a named statement: parsed once per connection). */
   async findLive(db: Queryable, id: string): Promise<Row | undefined> {
+    const { where, values } = scoped(this.scope, `"id" = $1 AND ${LIVE}`, [id]);
     const [row] = await db.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = $1 AND ${LIVE}`,
-      [id],
+      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${where}`,
+      values,
       `${this.named}.findOne`,
     );
     return row;
@@ -30,23 +37,22 @@ export class RecordRepository {
 
   /** Live records among `ids` (any order). */
   findLiveByIds(db: Queryable, ids: string[]): Promise<Row[]> {
-    return db.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = ANY($1::uuid[]) AND ${LIVE}`,
-      [ids],
-    );
+    const { where, values } = scoped(this.scope, `"id" = ANY($1::uuid[]) AND ${LIVE}`, [ids]);
+    return db.query(`SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${where}`, values);
   }
 
   /** One page of a compiled list request. */
   page(db: Queryable, list: ListStatement): Promise<Row[]> {
-    const where = list.where ? ` WHERE ${list.where}` : '';
+    const { where, values } = scoped(this.scope, list.where, list.values);
     const select = [this.table.selectList, ...list.extraSelect].join(', ');
     return db.query(
-      `SELECT ${select} FROM ${this.table.name}${where} ORDER BY ${list.orderBy} LIMIT ${list.limit}`,
-      list.values,
+      `SELECT ${select} FROM ${this.table.name}${where ? ` WHERE ${where}` : ''} ORDER BY ${list.orderBy} LIMIT ${list.limit}`,
+      values,
     );
   }
 
-  async count(db: Queryable, where: string, values: unknown[]): Promise<number> {
+  async count(db: Queryable, condition: string, bound: unknown[]): Promise<number> {
+    const { where, values } = scoped(this.scope, condition, bound);
     const [row] = await db.query<{ count: number }>(
       `SELECT count(*) AS count FROM ${this.table.name}${where ? ` WHERE ${where}` : ''}`,
       values,
@@ -55,7 +61,8 @@ export class RecordRepository {
   }
 
   /** The planner's estimate of the rows matching `where` (no scan). */
-  async estimate(db: Queryable, where: string, values: unknown[]): Promise<number> {
+  async estimate(db: Queryable, condition: string, bound: unknown[]): Promise<number> {
+    const { where, values } = scoped(this.scope, condition, bound);
     const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
       `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${this.table.name}${where ? ` WHERE ${where}` : ''}`,
       values,
@@ -74,19 +81,21 @@ export class RecordRepository {
    */
   children(db: Queryable, joinColumn: string, parentIds: unknown[], limit: number): Promise<Row[]> {
     const order = this.table.meta.hasPosition ? '"position" ASC NULLS LAST, "id" ASC' : '"id" ASC';
+    const { where, values } = scoped(this.scope, `${q(joinColumn)} = p.pid AND ${LIVE}`, [parentIds]);
     return db.query(
       `SELECT c.* FROM unnest($1::uuid[]) AS p(pid) CROSS JOIN LATERAL (` +
         `SELECT ${this.table.selectList} FROM ${this.table.name} ` +
-        `WHERE ${q(joinColumn)} = p.pid AND ${LIVE} ORDER BY ${order} LIMIT ${limit}) c`,
-      [parentIds],
+        `WHERE ${where} ORDER BY ${order} LIMIT ${limit}) c`,
+      values,
     );
   }
 
   /** Live records matching a compiled duplicates condition (all of them counted in `__total`). */
-  duplicates(db: Queryable, condition: string, values: unknown[], limit: number): Promise<Row[]> {
+  duplicates(db: Queryable, condition: string, bound: unknown[], limit: number): Promise<Row[]> {
+    const { where, values } = scoped(this.scope, `${LIVE} AND ${condition}`, bound);
     return db.query(
       `SELECT ${this.table.selectList}, count(*) OVER () AS "__total" FROM ${this.table.name} ` +
-        `WHERE ${LIVE} AND ${condition} ORDER BY "id" LIMIT ${limit}`,
+        `WHERE ${where} ORDER BY "id" LIMIT ${limit}`,
       values,
     );
   }
@@ -96,23 +105,25 @@ export class RecordRepository {
     db: Queryable,
     clause: { select: string[]; dimensions: number; where: string; orderBy: string; limit: number; values: unknown[] },
   ): Promise<Row[]> {
+    const { where, values } = scoped(this.scope, clause.where, clause.values);
     const groupBy = clause.dimensions
       ? ` GROUP BY ${Array.from({ length: clause.dimensions }, (_, i) => i + 1).join(', ')}`
       : '';
     return db.query(
-      `SELECT ${clause.select.join(', ')} FROM ${this.table.name} WHERE ${clause.where || 'TRUE'}${groupBy} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`,
-      clause.values,
+      `SELECT ${clause.select.join(', ')} FROM ${this.table.name} WHERE ${where || 'TRUE'}${groupBy} ORDER BY ${clause.orderBy} LIMIT ${clause.limit}`,
+      values,
     );
   }
 
   /** The first `perGroup` rows (by id) of every group of `dimensions` among the rows matching `where`, each with its group values `g0..`. */
   samples(db: Queryable, clause: { dimensions: string[]; where: string; values: unknown[]; perGroup: number }) {
+    const { where, values } = scoped(this.scope, clause.where, clause.values);
     const groups = clause.dimensions.map((sql, i) => `${sql} AS "g${i}"`);
     const partition = clause.dimensions.length ? `PARTITION BY ${clause.dimensions.join(', ')} ` : '';
     return db.query<Row>(
       `SELECT * FROM (SELECT ${[this.table.selectList, ...groups].join(', ')}, row_number() OVER (${partition}ORDER BY "id") AS "__n" ` +
-        `FROM ${this.table.name} WHERE ${clause.where || 'TRUE'}) s WHERE "__n" <= ${clause.perGroup} ORDER BY "id"`,
-      clause.values,
+        `FROM ${this.table.name} WHERE ${where || 'TRUE'}) s WHERE "__n" <= ${clause.perGroup} ORDER BY "id"`,
+      values,
     );
   }
 }

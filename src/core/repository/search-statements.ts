@@ -1,7 +1,10 @@
 import { Queryable } from '../database/db';
 import { q } from '../database/sql';
 import { Row } from '../model/record';
+import { CollectionMeta } from '../model/collection-meta';
 import { SearchQuery } from '../query/search-query';
+import { SqlParams } from '../query/sql-params';
+import { RowScope } from './row-scope';
 
 /**
  * The one statement of a search across collections: for each collection, the live records whose
@@ -14,15 +17,25 @@ import { SearchQuery } from '../query/search-query';
 const PREFIXES = `to_tsquery('simple', $1)`;
 const EXACT = `to_tsquery('simple', $2)`;
 
-export function searchRows(db: Queryable, query: SearchQuery, limit: number): Promise<Row[]> {
+/** `scopeOf`: the rows a key sees in each collection (its role's filters), ANDed into each collection's branch. */
+export function searchRows(
+  db: Queryable,
+  query: SearchQuery,
+  limit: number,
+  scopeOf: (meta: CollectionMeta) => RowScope | undefined,
+): Promise<Row[]> {
   const values: unknown[] = [query.tsquery, query.exact];
   const branches = query.collections.map((meta) => {
     values.push(meta.def.singular);
+    const scope = scopeOf(meta);
+    const params = new SqlParams(values.length);
+    const rows = scope ? ` AND ${scope.sql(params)}` : '';
+    values.push(...params.values);
     return (
       `SELECT $${values.length}::text AS "objectNameSingular", t."id" AS "recordId", ` +
       `(ts_rank(t."searchVector", ${PREFIXES}) + ts_rank(t."searchVector", ${EXACT}))::real AS "tsRank", ` +
       `ts_rank_cd(t."searchVector", ${PREFIXES}) AS "tsRankCD", to_jsonb(t) - 'searchVector' AS "record" ` +
-      `FROM ${q(meta.table)} AS t WHERE t."searchVector" @@ ${PREFIXES} AND t."deletedAt" IS NULL`
+      `FROM ${q(meta.table)} AS t WHERE t."searchVector" @@ ${PREFIXES} AND t."deletedAt" IS NULL${rows}`
     );
   });
   let after = '';

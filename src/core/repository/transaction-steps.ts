@@ -1,9 +1,11 @@
+import { ForbiddenException } from '@nestjs/common';
 import { Queryable } from '../database/db';
 import { literal, MAX_PARAMS, q, valuesList } from '../database/sql';
 import { Row } from '../model/record';
 import { LIVE, RecordScope, whereSql } from '../query/filter-sql';
-import { ResolvedFilter } from '../query/resolve-filter';
+import type { ResolvedFilter } from '../model/checked-filter';
 import { SqlParams } from '../query/sql-params';
+import { RowScope, scoped } from './row-scope';
 import { TableSql } from './table-sql';
 
 /** The records of a bulk write: those a checked filter matches among the records of a scope. */
@@ -21,12 +23,32 @@ export interface FilterTarget {
 export class TransactionSteps {
   private readonly named: string;
 
-  constructor(readonly table: TableSql) {
-    this.named = table.meta.plural;
+  /** `scope`: the rows of the key it is built for (it finds and locks only them). */
+  constructor(
+    readonly table: TableSql,
+    readonly scope?: RowScope,
+  ) {
+    this.named = scope ? `${table.meta.plural}.${scope.id}` : table.meta.plural;
   }
 
   private where(target: FilterTarget, params: SqlParams): string {
-    return whereSql(this.table.meta, target.filter, target.scope, params);
+    const where = whereSql(this.table.meta, target.filter, target.scope, params);
+    return this.scope ? `${where} AND ${this.scope.sql(params)}` : where;
+  }
+
+  /**
+   * 403 (the transaction rolls back) when a record among `ids` written by this transaction's
+   * steps (an upsert's creates and patches) falls outside the key's rows.
+   */
+  async requireInScope(tx: Queryable, ids: string[]): Promise<void> {
+    if (!this.scope || ids.length === 0) return;
+    const params = new SqlParams(1);
+    const outside = `(${this.scope.sql(params)}) IS NOT TRUE`;
+    const [row] = await tx.query<{ outside: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${this.table.name} WHERE "id" = ANY($1::uuid[]) AND ${outside}) AS outside`,
+      [ids, ...params.values],
+    );
+    if (row.outside) throw new ForbiddenException(this.scope.forbidden);
   }
 
   /** Ids of the records of `target`, locked for the transaction, by id, at most `limit`. */
@@ -53,18 +75,20 @@ export class TransactionSteps {
 
   /** The live records among `ids`, locked for the transaction, by id. */
   lockLive(tx: Queryable, ids: string[]): Promise<Row[]> {
+    const { where, values } = scoped(this.scope, `"id" = ANY($1::uuid[]) AND ${LIVE}`, [ids]);
     return tx.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = ANY($1::uuid[]) AND ${LIVE} ORDER BY "id" LIMIT ${ids.length} FOR UPDATE`,
-      [ids],
+      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${where} ORDER BY "id" LIMIT ${ids.length} FOR UPDATE`,
+      values,
     );
   }
 
   /** A live record, locked for the rest of the transaction when `lock` (a named statement). */
   async findLiveForWrite(tx: Queryable, id: string, lock: boolean): Promise<Row | undefined> {
     const suffix = lock ? ' FOR UPDATE' : '';
+    const { where, values } = scoped(this.scope, `"id" = $1 AND ${LIVE}`, [id]);
     const [row] = await tx.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = $1 AND ${LIVE}${suffix}`,
-      [id],
+      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${where}${suffix}`,
+      values,
       `${this.named}.before${lock ? 'Locked' : ''}`,
     );
     return row;
@@ -72,10 +96,10 @@ export class TransactionSteps {
 
   /** Locks a record (live only, or any when `liveOnly` is false) and returns its row. */
   async lockOne(tx: Queryable, id: string, liveOnly: boolean): Promise<Row | undefined> {
-    const live = liveOnly ? ` AND ${LIVE}` : '';
+    const { where, values } = scoped(this.scope, `"id" = $1${liveOnly ? ` AND ${LIVE}` : ''}`, [id]);
     const [row] = await tx.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = $1${live} FOR UPDATE`,
-      [id],
+      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${where} FOR UPDATE`,
+      values,
     );
     return row;
   }
@@ -99,9 +123,11 @@ export class TransactionSteps {
       values.push(key.values);
       conditions.push(`${q(key.column)} = ANY($${values.length}::text[])`);
     }
+    const any = conditions.join(' OR ');
+    const scope = this.scope ? scoped(this.scope, `(${any})`, values) : { where: any, values };
     return tx.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${conditions.join(' OR ')} FOR UPDATE`,
-      values,
+      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${scope.where} FOR UPDATE`,
+      scope.values,
     );
   }
 

@@ -4,6 +4,7 @@ import { ResolvedFilter } from '../query/resolve-filter';
 import { SqlParams } from '../query/sql-params';
 import { diffSql, eventsOfSql, updatedEventsSql } from './event-rows';
 import { EventfulWrite } from './eventful-write';
+import { RowScope } from './row-scope';
 import { TableSql } from './table-sql';
 
 /** The records a write changes: some by id, or those a checked filter matches (at most `limit`, locked in id order). */
@@ -25,11 +26,33 @@ export type Cardinality = 'one' | 'many';
  * soft delete changed.
  */
 export class WriteStatements {
-  constructor(readonly table: TableSql) {}
+  /** `scope`: the rows of the key it is built for (it changes only them, and may not write others). */
+  constructor(
+    readonly table: TableSql,
+    readonly scope?: RowScope,
+  ) {}
 
   private write(ctes: string[], events: string, params: SqlParams, extra: Partial<EventfulWrite> = {}): EventfulWrite {
     const answer = { columns: this.table.columnNames, from: 'u', orderBy: '"id"' };
     return { collections: [this.table.meta], ctes, events, answer, params, ...extra };
+  }
+
+  /** ` AND <the key's rows>` (nothing without a scope). */
+  private inScope(params: SqlParams): string {
+    return this.scope ? ` AND ${this.scope.sql(params)}` : '';
+  }
+
+  /**
+   * A write that must leave every row it writes (`u`) inside the key's rows: a `fence` CTE fails the
+   * whole statement (nothing written, a 403) when one falls outside; the answer reads it so it runs.
+   */
+  private fenced(write: EventfulWrite): EventfulWrite {
+    if (!this.scope) return write;
+    const message = write.params.add(this.scope.forbidden);
+    const outside = `(${this.scope.sql(write.params)}) IS NOT TRUE`;
+    const fence = `fence AS (SELECT crm_forbid(${message}) FROM u WHERE ${outside} LIMIT 1)`;
+    const answer = { ...write.answer, from: `${write.answer.from} WHERE NOT EXISTS (SELECT 1 FROM fence)` };
+    return { ...write, ctes: [...write.ctes, fence], answer };
   }
 
   /** `INSERT ... RETURNING` of every tuple with their `created` events; undefined when they need more parameters than one statement takes. */
@@ -38,7 +61,7 @@ export class WriteStatements {
     if (columns.length * tuples.length > MAX_PARAMS) return undefined;
     const insert = `INSERT INTO ${this.table.name} (${columns.map(q).join(', ')}) VALUES ${valuesList(tuples, params.values)} RETURNING ${this.table.selectList}`;
     const events = eventsOfSql(this.table.meta, 'created', 'u', 'NULL::jsonb', this.table.recordJson('r'));
-    return this.write([`u AS (${insert})`], events, params, { prepared: true });
+    return this.fenced(this.write([`u AS (${insert})`], events, params, { prepared: true }));
   }
 
   /**
@@ -54,9 +77,9 @@ export class WriteStatements {
     let targets: string;
     let guard = '';
     if ('ids' in target) {
-      targets = `SELECT t."id", ${this.table.recordJson('t')} AS "json" FROM ${this.table.name} t WHERE t."id" = ANY(${params.add(target.ids)}::uuid[]) AND t."deletedAt" IS NULL FOR UPDATE`;
+      targets = `SELECT t."id", ${this.table.recordJson('t')} AS "json" FROM ${this.table.name} t WHERE t."id" = ANY(${params.add(target.ids)}::uuid[]) AND t."deletedAt" IS NULL${this.inScope(params)} FOR UPDATE`;
     } else {
-      const where = whereSql(meta, target.filter, 'filtered', params);
+      const where = whereSql(meta, target.filter, 'filtered', params) + this.inScope(params);
       targets = `SELECT "id", ${this.table.recordJson(this.table.name)} AS "json" FROM ${this.table.name} WHERE ${where} ORDER BY "id" LIMIT ${target.limit} FOR UPDATE`;
       guard = ` AND (SELECT count(*) FROM b) <= ${target.limit - 1}`;
     }
@@ -75,7 +98,7 @@ export class WriteStatements {
       `c AS MATERIALIZED (${changes})`,
       `d AS MATERIALIZED (${diffs})`,
     ];
-    return this.write(ctes, updatedEventsSql(meta, fields), params, { prepared: 'ids' in target });
+    return this.fenced(this.write(ctes, updatedEventsSql(meta, fields), params, { prepared: 'ids' in target }));
   }
 
   /**
@@ -87,7 +110,7 @@ export class WriteStatements {
     const list = params.add(ids);
     const after = this.table.recordJson('r');
     const before = `${after} || '{"deletedAt": null}'::jsonb`;
-    const change = this.setDeleted(list, true);
+    const change = this.setDeleted(list, true, params);
     if (cardinality === 'one') {
       return this.write([`u AS (${change})`], eventsOfSql(this.table.meta, 'deleted', 'u', before, after), params, {
         prepared: true,
@@ -95,7 +118,7 @@ export class WriteStatements {
     }
     const ctes = [
       `changed AS (${change})`,
-      `u AS (SELECT * FROM changed UNION ALL SELECT * FROM (${this.rowsOf(list)}) unchanged WHERE "id" NOT IN (SELECT "id" FROM changed))`,
+      `u AS (SELECT * FROM changed UNION ALL SELECT * FROM (${this.rowsOf(list, params)}) unchanged WHERE "id" NOT IN (SELECT "id" FROM changed))`,
     ];
     return this.write(ctes, eventsOfSql(this.table.meta, 'deleted', 'changed', before, after), params);
   }
@@ -103,7 +126,7 @@ export class WriteStatements {
   /** Hard-deletes the records of `ids` (foreign keys clear or cascade), with their `destroyed` events; answers their ids. */
   destroy(ids: string[], cardinality: Cardinality): EventfulWrite {
     const params = new SqlParams();
-    const destroy = `DELETE FROM ${this.table.name} WHERE "id" = ANY(${params.add(ids)}::uuid[]) RETURNING ${this.table.selectList}`;
+    const destroy = `DELETE FROM ${this.table.name} WHERE "id" = ANY(${params.add(ids)}::uuid[])${this.inScope(params)} RETURNING ${this.table.selectList}`;
     const events = eventsOfSql(this.table.meta, 'destroyed', 'u', this.table.recordJson('r'), 'NULL::jsonb');
     return this.write([`u AS (${destroy})`], events, params, {
       answer: { columns: '"id"', from: 'u', orderBy: '"id"' },
@@ -116,10 +139,10 @@ export class WriteStatements {
     const params = new SqlParams();
     const list = params.add(ids);
     const events = eventsOfSql(this.table.meta, 'restored', 'u', 'NULL::jsonb', this.table.recordJson('r'));
-    const ctes = [`u AS (${this.setDeleted(list, false)})`];
+    const ctes = [`u AS (${this.setDeleted(list, false, params)})`];
     if (cardinality === 'many') return this.write(ctes, events, params);
     // the record restored, or as it is when it was live
-    const from = `(SELECT * FROM u UNION ALL ${this.rowsOf(list)} AND NOT EXISTS (SELECT 1 FROM u)) a`;
+    const from = `(SELECT * FROM u UNION ALL ${this.rowsOf(list, params)} AND NOT EXISTS (SELECT 1 FROM u)) a`;
     return this.write(ctes, events, params, {
       answer: { columns: this.table.columnNames, from, orderBy: '"id"' },
       prepared: true,
@@ -131,14 +154,14 @@ export class WriteStatements {
     return `INSERT INTO ${this.table.name} (${columns.map(q).join(', ')}) ${select}`;
   }
 
-  private setDeleted(ids: string, deleted: boolean): string {
+  private setDeleted(ids: string, deleted: boolean, params: SqlParams): string {
     const change = deleted
       ? `"deletedAt" = now() WHERE "deletedAt" IS NULL`
       : `"deletedAt" = NULL WHERE "deletedAt" IS NOT NULL`;
-    return `UPDATE ${this.table.name} SET ${change} AND "id" = ANY(${ids}::uuid[]) RETURNING ${this.table.selectList}`;
+    return `UPDATE ${this.table.name} SET ${change} AND "id" = ANY(${ids}::uuid[])${this.inScope(params)} RETURNING ${this.table.selectList}`;
   }
 
-  private rowsOf(ids: string): string {
-    return `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = ANY(${ids}::uuid[])`;
+  private rowsOf(ids: string, params: SqlParams): string {
+    return `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE "id" = ANY(${ids}::uuid[])${this.inScope(params)}`;
   }
 }

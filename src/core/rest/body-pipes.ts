@@ -1,21 +1,17 @@
-import {
-  BadRequestException,
-  createParamDecorator,
-  ExecutionContext,
-  Inject,
-  Injectable,
-  PipeTransform,
-  Type,
-} from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
+import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionDefinition } from '../model/collection-definition';
+import { CollectionMeta } from '../model/collection-meta';
 import { QueryError } from '../errors/query-error';
 import { Row } from '../model/record';
 import { parseBoolean } from '../query/parse-params';
 import { DuplicatesInput } from '../records/record-duplicates';
 import { MergeInput } from '../records/record-merges';
+import { RecordChecks } from '../records/record-checks';
 import { parseMergeBody } from './merge-body';
+import { BodyInput, CreateBodyInput } from './request-inputs';
 import { badRequest, validateRecord, validateRecordArray } from '../validation/record-body';
 
 /** Path parameter `:id`: a UUID, else 400 `'abc' is not a valid UUID`. */
@@ -28,21 +24,29 @@ export class UuidParamPipe implements PipeTransform<string, string> {
 }
 
 /**
- * The body pipes of one collection, built by the controller factory with the collection's DTO
- * classes bound as values. They are Nest-injectable classes so limits come from configuration.
+ * Pipe of the body of an update (one or many records: the same partial record), validated against
+ * the collection's update DTO (an absent or `null` body is a 400), then against what the key may
+ * write and the collection's own checks.
  */
-/** Pipe of one record body validated against `dto` (an absent or `null` body is a 400). */
-function singleRecordPipe(dto: Type<object>, allowId: boolean): Type<PipeTransform> {
+function updateBodyPipe(def: CollectionDefinition): Type<PipeTransform> {
   @Injectable()
-  class SingleRecordBodyPipe implements PipeTransform {
-    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-    transform(body: unknown) {
-      const result = validateRecord(dto, body, allowId, this.config.maxBodyDepth);
+  class UpdateBodyPipe implements PipeTransform {
+    private readonly meta: CollectionMeta;
+    constructor(
+      @Inject(APP_CONFIG) private readonly config: AppConfig,
+      catalog: CollectionCatalog,
+      private readonly checks: RecordChecks,
+    ) {
+      this.meta = catalog.require(def.plural);
+    }
+    transform({ body, access }: BodyInput): Row {
+      const result = validateRecord(def.update, body, false, this.config.maxBodyDepth);
       if (!result.ok) throw badRequest(result.messages);
+      this.checks.check(this.meta, [result.value], access, false);
       return result.value;
     }
   }
-  return SingleRecordBodyPipe;
+  return UpdateBodyPipe;
 }
 
 /** The records of a create and whether it is an upsert (`?upsert=true`). */
@@ -51,40 +55,39 @@ export interface CreateInput {
   upsert: boolean;
 }
 
-/**
- * The body of a create with its `upsert` query parameter, read together because they go
- * together: the items of an upsert are partial records (a matched record is patched), the items
- * of a create are whole ones. Validated by the create body pipes.
- */
-export const CreateBody = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
-  const request = ctx.switchToHttp().getRequest<{ body: unknown; query?: Record<string, unknown> }>();
-  return { body: request.body, upsert: request.query?.upsert };
-});
-
 function parseUpsert(raw: unknown): boolean {
   if (raw !== undefined && typeof raw !== 'string')
     throw new QueryError(`Query parameter 'upsert' must be given once, as a string`);
   return parseBoolean('upsert', raw);
 }
 
+/** The body pipes of one collection, built once by the controller factory with its DTO classes bound as values. */
 export function bodyPipesFor(def: CollectionDefinition) {
-  const UpdateBodyPipe = singleRecordPipe(def.update, false);
+  const UpdateBodyPipe = updateBodyPipe(def);
 
   const createBodyPipe = (many: boolean): Type<PipeTransform> => {
     @Injectable()
     class CreateBodyPipe implements PipeTransform {
-      constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-      transform({ body, upsert }: { body: unknown; upsert: unknown }): CreateInput {
+      private readonly meta: CollectionMeta;
+      constructor(
+        @Inject(APP_CONFIG) private readonly config: AppConfig,
+        catalog: CollectionCatalog,
+        private readonly checks: RecordChecks,
+      ) {
+        this.meta = catalog.require(def.plural);
+      }
+      transform({ body, upsert, access }: CreateBodyInput): CreateInput {
         const isUpsert = parseUpsert(upsert);
         const dto = isUpsert ? def.update : def.create;
-        if (many)
-          return {
-            records: validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth),
-            upsert: isUpsert,
-          };
-        const result = validateRecord(dto, body, true, this.config.maxBodyDepth);
-        if (!result.ok) throw badRequest(result.messages);
-        return { records: [result.value], upsert: isUpsert };
+        let records: Row[];
+        if (many) records = validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth);
+        else {
+          const result = validateRecord(dto, body, true, this.config.maxBodyDepth);
+          if (!result.ok) throw badRequest(result.messages);
+          records = [result.value];
+        }
+        this.checks.check(this.meta, records, access, many);
+        return { records, upsert: isUpsert };
       }
     }
     return CreateBodyPipe;
@@ -94,15 +97,23 @@ export function bodyPipesFor(def: CollectionDefinition) {
 
   @Injectable()
   class MergeBodyPipe implements PipeTransform {
-    transform(body: unknown): MergeInput {
+    transform({ body }: BodyInput): MergeInput {
       return parseMergeBody(body);
     }
   }
 
+  // a key finds duplicates only by criteria it can read entirely (the matches would reveal the values)
+  const criteriaFields = [...new Set(def.duplicateCriteria.flat().map((path) => path.split('.')[0]))];
+
   @Injectable()
   class DuplicatesBodyPipe implements PipeTransform {
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-    transform(body: unknown): DuplicatesInput {
+    transform({ body, access }: BodyInput): DuplicatesInput {
+      const hidden = criteriaFields.find((f) => access.grant(def.plural)?.hidden.has(f));
+      if (hidden)
+        throw new ForbiddenException(
+          `API key '${access.keyName}' may not find duplicates of ${def.plural}: '${hidden}' is hidden`,
+        );
       return parseDuplicatesBody(def.update, body, this.config.batchMax, this.config.maxBodyDepth);
     }
   }

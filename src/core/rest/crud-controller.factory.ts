@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Query, Type } from '@nestjs/common';
+import { Controller, Param, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
@@ -17,7 +17,8 @@ import { MergeInput } from '../records/record-merges';
 import { RecordServices } from '../records/record-services';
 import { fill } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
-import { bodyPipesFor, CreateBody, CreateInput, UuidParamPipe } from './body-pipes';
+import { bodyPipesFor, CreateInput, UuidParamPipe } from './body-pipes';
+import { CreateBody, RouteBody, RouteQuery } from './request-inputs';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
 import { inRegistrationOrder, routeMapping } from './route-mapping';
@@ -53,19 +54,20 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @route('findMany')
     async findMany(
-      @Query(query.findMany) list: ListQuery,
+      @RouteQuery(query.findMany) list: ListQuery,
       @CountPreference() count: CountMode | undefined,
+      @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
     ) {
       if (count) header('Preference-Applied', `count=${count}`);
-      const { records, pageInfo, totalCount } = await this.records.reads.findMany(this.meta, list, count);
+      const { records, pageInfo, totalCount } = await this.records.reads.findMany(this.meta, list, actor.access, count);
       return { data: { [def.plural]: records }, pageInfo, totalCount };
     }
 
     @route('createOne')
     async createOne(
       @CreateBody(undefined, body.CreateOneBodyPipe) input: CreateInput,
-      @Query(query.createOne) shape: Shape,
+      @RouteQuery(query.createOne) shape: Shape,
       @Actor() actor: RequestActor,
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
@@ -81,7 +83,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @route('createMany')
     async createMany(
       @CreateBody(undefined, body.CreateManyBodyPipe) input: CreateInput,
-      @Query(query.createMany) shape: Shape,
+      @RouteQuery(query.createMany) shape: Shape,
       @Actor() actor: RequestActor,
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
@@ -95,10 +97,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @route('findOne')
     async findOne(
       @Param('id', UuidParamPipe) id: string,
-      @Query(query.findOne) shape: Shape,
+      @RouteQuery(query.findOne) shape: Shape,
+      @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
     ) {
-      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape);
+      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape, actor.access);
       header('ETag', etag);
       return { data: { [key('findOne')]: record } };
     }
@@ -106,8 +109,8 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @route('updateOne')
     async updateOne(
       @Param('id', UuidParamPipe) id: string,
-      @Body(body.UpdateBodyPipe) input: Row,
-      @Query(query.updateOne) shape: Shape,
+      @RouteBody(body.UpdateBodyPipe) input: Row,
+      @RouteQuery(query.updateOne) shape: Shape,
       @Actor() actor: RequestActor,
       @IfMatchHeader() ifMatch: IfMatch | undefined,
       @ResponseHeaders() header: SetHeader,
@@ -120,7 +123,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @route('deleteOne')
     async deleteOne(
       @Param('id', UuidParamPipe) id: string,
-      @Query(query.deleteOne) options: DeleteQuery,
+      @RouteQuery(query.deleteOne) options: DeleteQuery,
       @Actor() actor: RequestActor,
       @IfMatchHeader() ifMatch: IfMatch | undefined,
     ) {
@@ -130,10 +133,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @route('findDuplicates')
     async findDuplicates(
-      @Body(body.DuplicatesBodyPipe) input: DuplicatesInput,
-      @Query(query.findDuplicates) shape: Shape,
+      @RouteBody(body.DuplicatesBodyPipe) input: DuplicatesInput,
+      @RouteQuery(query.findDuplicates) shape: Shape,
+      @Actor() actor: RequestActor,
     ) {
-      const results = await this.records.duplicates.find(this.meta, input, shape);
+      const results = await this.records.duplicates.find(this.meta, input, shape, actor.access);
       // Twenty's published examples name the list companyDuplicates for every collection. Built
       // field by field: a rest/spread copy gave every answer object a hidden class of its own
       return {
@@ -148,27 +152,27 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @route('updateMany')
     async updateMany(
-      @Body(body.UpdateBodyPipe) input: Row,
-      @Query(query.updateMany) bulk: BulkQuery,
+      @RouteBody(body.UpdateBodyPipe) input: Row,
+      @RouteQuery(query.updateMany) bulk: BulkQuery,
       @Actor() actor: RequestActor,
     ) {
       return { data: { [key('updateMany')]: await this.records.bulk.updateMany(this.meta, bulk, input, actor) } };
     }
 
     @route('deleteMany')
-    async deleteMany(@Query(query.deleteMany) bulk: BulkQuery & DeleteQuery, @Actor() actor: RequestActor) {
+    async deleteMany(@RouteQuery(query.deleteMany) bulk: BulkQuery & DeleteQuery, @Actor() actor: RequestActor) {
       return { data: { [key('deleteMany')]: await this.records.bulk.deleteMany(this.meta, bulk, bulk.soft, actor) } };
     }
 
     @route('restoreMany')
-    async restoreMany(@Query(query.restoreMany) bulk: BulkQuery, @Actor() actor: RequestActor) {
+    async restoreMany(@RouteQuery(query.restoreMany) bulk: BulkQuery, @Actor() actor: RequestActor) {
       return { data: { [key('restoreMany')]: await this.records.bulk.restoreMany(this.meta, bulk, actor) } };
     }
 
     @route('restoreOne')
     async restoreOne(
       @Param('id', UuidParamPipe) id: string,
-      @Query(query.restoreOne) shape: Shape,
+      @RouteQuery(query.restoreOne) shape: Shape,
       @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
     ) {
@@ -178,14 +182,14 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     }
 
     @route('groupBy')
-    async groupBy(@Query(query.groupBy) groups: GroupByQuery) {
-      return this.records.groups.groupBy(this.meta, groups);
+    async groupBy(@RouteQuery(query.groupBy) groups: GroupByQuery, @Actor() actor: RequestActor) {
+      return this.records.groups.groupBy(this.meta, groups, actor.access);
     }
 
     @route('merge')
     async merge(
-      @Body(body.MergeBodyPipe) input: MergeInput,
-      @Query(query.merge) shape: Shape,
+      @RouteBody(body.MergeBodyPipe) input: MergeInput,
+      @RouteQuery(query.merge) shape: Shape,
       @Actor() actor: RequestActor,
     ) {
       return { data: { [key('merge')]: await this.records.merges.merge(this.meta, input, shape, actor) } };
@@ -197,8 +201,8 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     @route('updateOneAlias')
     async updateOneAlias(
       @Param('id', UuidParamPipe) id: string,
-      @Body(body.UpdateBodyPipe) input: Row,
-      @Query(query.updateOneAlias) shape: Shape,
+      @RouteBody(body.UpdateBodyPipe) input: Row,
+      @RouteQuery(query.updateOneAlias) shape: Shape,
       @Actor() actor: RequestActor,
       @IfMatchHeader() ifMatch: IfMatch | undefined,
       @ResponseHeaders() header: SetHeader,
@@ -208,8 +212,8 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
 
     @route('updateManyAlias')
     async updateManyAlias(
-      @Body(body.UpdateBodyPipe) input: Row,
-      @Query(query.updateManyAlias) bulk: BulkQuery,
+      @RouteBody(body.UpdateBodyPipe) input: Row,
+      @RouteQuery(query.updateManyAlias) bulk: BulkQuery,
       @Actor() actor: RequestActor,
     ) {
       return this.updateMany(input, bulk, actor);

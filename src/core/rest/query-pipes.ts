@@ -10,24 +10,27 @@ import { parseShape } from '../query/record-shape';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 import { CollectionRoute } from '../routes/route-types';
 import { KeyRing } from '../security/keys';
-import { RawQuery, readParams } from './request-params';
+import { readParams } from './request-params';
+import { QueryInput } from './request-inputs';
+import type { Access } from '../model/access';
 
 /** The parsed `soft_delete` of a delete. */
 export interface DeleteQuery {
   soft: boolean;
 }
 
-/** What the pipes read a query string with: the collection and the limits of the configuration. */
+/** What the pipes read a query string with: the collection, the limits of the configuration, the key's access. */
 interface QueryContext {
   meta: CollectionMeta;
   config: AppConfig;
   cursorKey: Buffer;
+  access: Access;
 }
 
 type Params = Record<string, string | undefined>;
 type Parser = (params: Params, context: QueryContext) => unknown;
 
-const bulk: Parser = (params, { meta, config }) => parseBulkQuery(meta, params, config.maxFilterDepth);
+const bulk: Parser = (params, { meta, config, access }) => parseBulkQuery(meta, params, config.maxFilterDepth, access);
 
 /**
  * What each route's query string becomes (a ListQuery, a BulkQuery, a GroupByQuery, a DeleteQuery,
@@ -35,7 +38,7 @@ const bulk: Parser = (params, { meta, config }) => parseBulkQuery(meta, params, 
  * body pipe, with the body.
  */
 const PARSERS: Record<string, Parser> = {
-  findMany: (params, { meta, config, cursorKey }) => parseListQuery(meta, params, config, cursorKey),
+  findMany: (params, { meta, config, cursorKey, access }) => parseListQuery(meta, params, config, cursorKey, access),
   deleteOne: (params): DeleteQuery => ({ soft: parseBoolean('soft_delete', params.soft_delete) }),
   updateMany: bulk,
   updateManyAlias: bulk,
@@ -46,20 +49,25 @@ const PARSERS: Record<string, Parser> = {
     Object.assign(bulk(params, context) as object, {
       soft: parseBoolean('soft_delete', params.soft_delete),
     }),
-  groupBy: (params, { meta, config }) => parseGroupByQuery(meta, params, config.maxFilterDepth),
+  groupBy: (params, { meta, config, access }) => parseGroupByQuery(meta, params, config.maxFilterDepth, access),
 };
 
 /** The query-string pipe of one route of one collection: the route's parameters only, parsed into its typed value. */
 function queryPipe(plural: string, route: CollectionRoute): Type<PipeTransform> {
-  const parse: Parser = PARSERS[route.name] ?? ((params, { meta }) => parseShape(meta, params));
+  const parse: Parser = PARSERS[route.name] ?? ((params, { meta, access }) => parseShape(meta, params, access));
   @Injectable()
-  class QueryPipe implements PipeTransform<RawQuery, unknown> {
-    private readonly context: QueryContext;
-    constructor(catalog: CollectionCatalog, @Inject(APP_CONFIG) config: AppConfig, keys: KeyRing) {
-      this.context = { meta: catalog.require(plural), config, cursorKey: keys.cursorKey };
+  class QueryPipe implements PipeTransform<QueryInput, unknown> {
+    private readonly meta: CollectionMeta;
+    constructor(
+      catalog: CollectionCatalog,
+      @Inject(APP_CONFIG) private readonly config: AppConfig,
+      private readonly keys: KeyRing,
+    ) {
+      this.meta = catalog.require(plural);
     }
-    transform(raw: RawQuery): unknown {
-      return parse(readParams(raw, route.params), this.context);
+    transform({ query, access }: QueryInput): unknown {
+      const context = { meta: this.meta, config: this.config, cursorKey: this.keys.cursorKey, access };
+      return parse(readParams(query, route.params), context);
     }
   }
   Object.defineProperty(QueryPipe, 'name', { value: `${plural}.${route.name}QueryPipe` });

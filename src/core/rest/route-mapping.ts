@@ -1,4 +1,5 @@
 import { HttpCode, RequestMapping, RequestMethod } from '@nestjs/common';
+import { RouteActions } from '../auth/route-actions.decorator';
 import { CollectionNames, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 
@@ -12,9 +13,11 @@ export function routeMapping(names: CollectionNames): (name: string) => MethodDe
     const aliases = COLLECTION_ROUTES.filter((r) => r.aliasOf === name && r.method === spec.method);
     const paths = [spec, ...aliases].map((r) => routerPath(r, names));
     const mapping = RequestMapping({ path: paths.length === 1 ? paths[0] : paths, method: RequestMethod[spec.method] });
+    const actions = RouteActions({ plural: names.plural, actions: spec.actions });
     return (target, property, descriptor) => {
       mapping(target, property, descriptor);
       HttpCode(spec.status)(target, property, descriptor);
+      actions(target, property, descriptor);
     };
   };
 }

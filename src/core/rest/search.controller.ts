@@ -1,22 +1,25 @@
-import { Controller, Get, Inject, Injectable, Module, PipeTransform, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, Module, PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Actor } from '../auth/request-actor.decorator';
 import { CollectionCatalog } from '../model/collection-catalog';
+import { RequestActor } from '../model/record';
 import { errors } from '../openapi/operation-parts';
 import { parseSearchQuery, SearchQuery } from '../query/search-query';
 import { RecordSearch } from '../records/record-search';
 import { KeyRing } from '../security/keys';
-import { RawQuery, readParams } from './request-params';
+import { readParams } from './request-params';
+import { QueryInput, RouteQuery } from './request-inputs';
 
 const SEARCH_PARAMS = ['query', 'objects', 'limit', 'starting_after'] as const;
 
 @Injectable()
-class SearchQueryPipe implements PipeTransform<RawQuery, SearchQuery> {
+class SearchQueryPipe implements PipeTransform<QueryInput, SearchQuery> {
   constructor(
     @Inject(CollectionCatalog) private readonly catalog: CollectionCatalog,
     @Inject(KeyRing) private readonly keys: KeyRing,
   ) {}
-  transform(raw: RawQuery): SearchQuery {
-    return parseSearchQuery(this.catalog, readParams(raw, SEARCH_PARAMS), this.keys.cursorKey);
+  transform({ query, access }: QueryInput): SearchQuery {
+    return parseSearchQuery(this.catalog, readParams(query, SEARCH_PARAMS), this.keys.cursorKey, access);
   }
 }
 
@@ -96,8 +99,8 @@ export class SearchController {
     },
   })
   @errors(400, 401, 429)
-  async search(@Query(SearchQueryPipe) query: SearchQuery) {
-    const { results, pageInfo } = await this.records.search(query);
+  async search(@RouteQuery(SearchQueryPipe) query: SearchQuery, @Actor() actor: RequestActor) {
+    const { results, pageInfo } = await this.records.search(query, actor.access);
     return { data: { search: results }, pageInfo };
   }
 }

@@ -1,0 +1,4 @@
+import { createCrudController } from '../../core/rest/crud-controller.factory';
+import { roles } from './role.entity';
+
+export class RolesController extends createCrudController(roles) {}

@@ -1,0 +1,74 @@
+import { Access, adminAccess, Grant } from '../model/access';
+import type { ResolvedFilter } from '../model/checked-filter';
+import { CollectionCatalog } from '../model/collection-catalog';
+import { CollectionMeta } from '../model/collection-meta';
+import { parseFilter } from '../query/parse-filter';
+import { resolveFilter } from '../query/resolve-filter';
+import { GrantInput, grantableCollections, grantableFields, resolveRowFilter } from './grants';
+
+/** A key's role as the key lookup reads it; null when the key has none. */
+export interface RoleOfKey {
+  admin: boolean;
+  permissions: unknown;
+  /** A soft-deleted role grants nothing (the key stays valid, with no power). */
+  deleted: boolean;
+}
+
+const both = (a: ResolvedFilter | undefined, b: ResolvedFilter | undefined): ResolvedFilter | undefined =>
+  a && b ? { kind: 'and', children: [a, b] } : (a ?? b);
+
+/** One collection's grant from the role's grant for it (or its `*` grant), compiled. */
+function compileGrant(meta: CollectionMeta, input: GrantInput): Grant {
+  const known = grantableFields(meta);
+  const hidden = new Set((input.hiddenFields ?? []).filter((f) => known.has(f)));
+  // a hidden join column hides its relation too: the related record would show its id
+  for (const rel of meta.manyToOne) if (hidden.has(rel.joinColumn)) hidden.add(rel.name);
+  return {
+    actions: new Set(input.actions),
+    hidden,
+    readOnly: new Set((input.readOnlyFields ?? []).filter((f) => known.has(f))),
+    rows: input.filter === undefined ? undefined : resolveRowFilter(meta, input.filter),
+  };
+}
+
+/**
+ * The grants of a role's permissions (already validated when the role was written), by plural:
+ * a collection's own grant, else the `*` grant; admin-only collections never. Collections whose
+ * rows are about others (audit log, timeline) also show only the rows about readable collections.
+ */
+export function compileGrants(catalog: CollectionCatalog, permissions: GrantInput[]): Map<string, Grant> {
+  const own = new Map(permissions.map((g) => [g.collection, g]));
+  const grants = new Map<string, Grant>();
+  for (const meta of grantableCollections(catalog)) {
+    const input = own.get(meta.plural) ?? own.get('*');
+    if (input) grants.set(meta.plural, compileGrant(meta, input));
+  }
+  const readable = [...grants]
+    .filter(([, g]) => g.actions.has('read'))
+    .map(([plural]) => ({ plural, singular: catalog.require(plural).def.singular }));
+  for (const [plural, grant] of grants) {
+    const meta = catalog.require(plural);
+    const visible = meta.def.hooks?.visibleRows?.(readable);
+    if (visible === undefined) continue;
+    const rows = both(grant.rows, resolveFilter(meta, parseFilter(visible)));
+    grants.set(plural, { ...grant, rows });
+  }
+  return grants;
+}
+
+/** The access of a key with the grants of its role. */
+export function roleAccess(keyName: string, grants: ReadonlyMap<string, Grant>): Access {
+  return { admin: false, keyName, grant: (plural) => grants.get(plural) };
+}
+
+/** The access of a key: everything without a role or with an admin role; nothing with a soft-deleted role. */
+export function accessOf(
+  catalog: CollectionCatalog,
+  keyName: string,
+  role: RoleOfKey | null,
+  grantsOf: (permissions: unknown) => ReadonlyMap<string, Grant>,
+): Access {
+  if (!role || (role.admin && !role.deleted)) return adminAccess(keyName);
+  if (role.deleted) return roleAccess(keyName, new Map());
+  return roleAccess(keyName, grantsOf(role.permissions));
+}
