@@ -1,3 +1,5 @@
+import type { AppConfig } from '../config/app-config';
+
 /**
  * Named overrides of the shared CRUD behaviour for one collection. Every use says why in the
  * collection's folder; the generic service calls them at fixed points.
@@ -13,4 +15,11 @@ export interface CollectionHooks {
     hidden?: Record<string, unknown>;
     response?: Record<string, unknown>;
   };
+  /**
+   * Called with the validated fields of each record a create, upsert or update (one or many) is
+   * about to write, before anything is written. Returns the problems (a 400 naming them, nothing
+   * written), none when the fields are acceptable. Asynchronous: it may look things up
+   * (webhooks resolve the host of their target).
+   */
+  checkFields?(fields: Record<string, unknown>, config: AppConfig): Promise<string[]>;
 }

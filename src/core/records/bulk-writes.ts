@@ -62,6 +62,7 @@ export class RecordBulkWrites {
    * BULK_MAX, and writes their events; no answer row means no match or too many (one count tells).
    */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
+    await this.unit.checkFields(meta, [input], false);
     const codec = this.codecs.of(meta);
     const bulk = this.repositories.bulk(meta);
     return this.unit.run(meta, async (tx) => {

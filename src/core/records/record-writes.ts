@@ -46,6 +46,7 @@ export class RecordWrites {
     actor: RequestActor,
     options: CreateOptions = {},
   ): Promise<CreateResult> {
+    await this.unit.checkFields(meta, inputs, options.indexed === true);
     const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
     const params = new SqlParams();
     const insert = this.repositories.of(meta).insertReturning(columns, tuples, params);
@@ -94,6 +95,7 @@ export class RecordWrites {
     actor: RequestActor,
     ifMatch?: IfMatch,
   ): Promise<VersionedRecord> {
+    await this.unit.checkFields(meta, [input], false);
     const repository = this.repositories.of(meta);
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
     const answer = async (db: Queryable, row: Row | undefined) => {
