@@ -79,6 +79,7 @@ async function main(): Promise<void> {
         REDIS_URL,
         WEBHOOK_DISPATCH: 'true',
         WEBHOOK_POLL_MS: '250',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver listens on 127.0.0.1
         SHUTDOWN_TIMEOUT_MS: '10000',
         DB_POOL_SIZE: '8',
         RATE_LIMIT_PER_SECOND: '1000000',

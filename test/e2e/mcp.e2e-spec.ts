@@ -24,7 +24,8 @@ describe('MCP', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // the webhook receiver of the MCP-versus-REST test listens on 127.0.0.1 (a private target)
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     client = await connect(t.token);
   });
   afterAll(async () => {

@@ -31,7 +31,7 @@ describe('secret fields', () => {
 
   it('webhooks.secret: accepted, stored, never returned anywhere', async () => {
     const created = await t.http.post('/webhooks', {
-      targetUrl: 'https://hooks.example.com/crm',
+      targetUrl: 'https://93.184.216.34/crm',
       secret: 's3cr3t-value',
       operations: ['person.created'],
     });
@@ -44,7 +44,7 @@ describe('secret fields', () => {
       await t.http.patch(`/webhooks/${webhook.id}`, { secret: 'rotated-secret', description: 'x' }),
       await t.http.post('/webhooks/duplicates', { ids: [webhook.id] }),
       await t.http.post('/batch/webhooks', [
-        { targetUrl: 'https://hooks.example.com/other', secret: 'another-secret' },
+        { targetUrl: 'https://93.184.216.34/other', secret: 'another-secret', operations: ['person.created'] },
       ]),
       await t.http.delete(`/webhooks/${webhook.id}?soft_delete=true`),
     ];
@@ -55,7 +55,7 @@ describe('secret fields', () => {
       "field 'secret' does not exist in 'webhook' object",
     ]);
     expect((await t.http.post('/webhooks', { targetUrl: 'ftp://example.com' })).body.messages).toEqual([
-      'targetUrl must be an http or https URL',
+      'targetUrl must be a public http(s) URL',
     ]);
   });
 });

@@ -53,7 +53,12 @@ describe('webhooks: transactional outbox and delivery', () => {
   let t: TestApp;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await startTestApp({ WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400', WEBHOOK_POLL_MS: '50' });
+    // the receivers listen on 127.0.0.1: a private target, refused unless allowed
+    t = await startTestApp({
+      WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400',
+      WEBHOOK_POLL_MS: '50',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
   });
   afterAll(async () => t?.close());
   beforeEach(async () => {
@@ -173,7 +178,7 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
   let receiver: Receiver;
   beforeAll(async () => {
     await ownPostgres.beforeAll(); // TEST_DATABASE_URL, or a PostgreSQL server of this file's own
-    t = await startTestApp({ WEBHOOK_DISPATCH: 'false' });
+    t = await startTestApp({ WEBHOOK_DISPATCH: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     receiver = await new Receiver().start();
   });
   afterAll(async () => {
@@ -189,6 +194,7 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
     LOG_LEVEL: 'silent',
     WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400',
     WEBHOOK_POLL_MS: '50',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...extra,
   });
 

@@ -22,7 +22,9 @@ export function unique(): string {
 export function validValue(field: FieldDefinition & Partial<DeclaredField>, label = field.name): unknown {
   switch (field.type) {
     case 'TEXT':
-      return field.httpUrl ? `https://hooks.example.com/${unique()}` : `${label}-${unique()}`;
+      // webhook targets must be public: an IP literal (a name would need DNS); fixture webhooks
+      // listen to operations no event matches (ARRAY below), so nothing is ever sent there
+      return field.httpUrl ? `https://93.184.216.34/${unique()}` : `${label}-${unique()}`;
     case 'RICH_TEXT':
       return JSON.stringify([{ type: 'paragraph', content: label }]);
     case 'NUMBER':

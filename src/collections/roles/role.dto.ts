@@ -6,11 +6,21 @@ const GRANT = {
   type: 'object',
   required: ['collection', 'actions'],
   properties: {
-    collection: { type: 'string', description: 'Plural name of a collection, or * for every collection without a grant of its own' },
+    collection: {
+      type: 'string',
+      description: 'Plural name of a collection, or * for every collection without a grant of its own',
+    },
     actions: { type: 'array', items: { type: 'string', enum: ['read', 'create', 'update', 'delete'] } },
-    hiddenFields: { type: 'array', items: { type: 'string' }, description: 'Fields the key can neither read nor write' },
+    hiddenFields: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Fields the key can neither read nor write',
+    },
     readOnlyFields: { type: 'array', items: { type: 'string' }, description: 'Fields the key can read but not write' },
-    filter: { type: 'string', description: 'Row filter (grammar of list filters, own fields only): the rows the key sees and changes' },
+    filter: {
+      type: 'string',
+      description: 'Row filter (grammar of list filters, own fields only): the rows the key sees and changes',
+    },
   },
 };
 

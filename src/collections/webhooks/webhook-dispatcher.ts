@@ -2,6 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { createHmac, randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { Db } from '../../core/database/db';
+import { WebhookSender } from './webhook-sender';
+import { RefusedTargetError } from './webhook-target';
 
 interface Due {
   id: string;
@@ -26,7 +28,8 @@ export function signWebhook(secret: string, timestamp: string, body: string): st
  * Delivers the outbox. Each round claims due rows with FOR UPDATE SKIP LOCKED and leases them
  * (several instances share the work, each row goes to one), POSTs them with the contract's
  * headers and a stable `X-Delivery-Id`, then records the outcome: delivered, retry later with
- * exponential backoff and jitter (network error, timeout, 5xx, 429), or failed (other 4xx, or the
+ * exponential backoff and jitter (network error, timeout, 5xx, 429), or failed (a 3xx, since no
+ * redirect is followed; other 4xx; a target refused as not public, see WebhookSender; or the
  * schedule exhausted; the row is kept with its last error). Rows survive restarts: a lease that
  * expires makes a delivery due again.
  */
@@ -36,11 +39,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
+  private readonly sender: WebhookSender;
 
   constructor(
     private readonly db: Db,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sender = new WebhookSender(config.webhookAllowPrivateTargets);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.webhookDispatch) this.schedule(0);
@@ -54,6 +60,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    this.sender.close();
   }
 
   /** Asks for a round soon (after a commit that enqueued deliveries). */
@@ -95,13 +102,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const timestamp = String(Date.now());
     let status: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
-      const response = await fetch(delivery.targetUrl, {
-        method: 'POST',
+      status = await this.sender.post(
+        delivery.targetUrl,
         body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-        headers: {
+        {
           'content-type': 'application/json',
           'x-twenty-webhook-timestamp': timestamp,
           'x-twenty-webhook-signature': signWebhook(delivery.secret, timestamp, body),
@@ -109,11 +115,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
           'x-delivery-id': delivery.id,
           'user-agent': 'crm-record-service-webhooks',
         },
-      });
-      status = response.status;
-      await response.body?.cancel();
+        TIMEOUT_MS,
+      );
+      if (status >= 300 && status < 400) error = `HTTP ${status} (redirects are not followed)`;
     } catch (e) {
-      error = (e as Error).name === 'TimeoutError' ? 'timeout after 5 s' : (e as Error).message;
+      refused = e instanceof RefusedTargetError;
+      const { name, message } = e as Error;
+      error = refused ? `target refused: ${message}` : name === 'TimeoutError' ? 'timeout after 5 s' : message;
     }
     const attempts = delivery.attempts + 1;
     if (status !== null && status >= 200 && status < 300) {
@@ -123,7 +131,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       );
       return;
     }
-    const retryable = status === null || status === 429 || status >= 500;
+    // a refused target is refused again on every attempt: it fails at once, like a 4xx
+    const retryable = !refused && (status === null || status === 429 || status >= 500);
     const schedule = this.config.webhookRetryScheduleMs;
     if (!retryable || attempts > schedule.length) {
       await this.db.query(

@@ -5,7 +5,13 @@ import { RecordResponse } from '../../core/openapi/record-response';
 /** Webhook: the create body (every writable field, declared once). */
 export class Webhook {
   // required: a webhook without a URL could never deliver (collections.json gives it a '' default)
-  @TextField({ httpUrl: true, required: true, description: 'Where matching events are POSTed (http or https URL)' })
+  // public: its host must be or resolve to public addresses only (webhook-target.ts)
+  @TextField({
+    httpUrl: true,
+    required: true,
+    description:
+      'Where matching events are POSTed: an http or https URL whose host is public (not loopback, private or link-local, unless the server sets WEBHOOK_ALLOW_PRIVATE_TARGETS)',
+  })
   targetUrl!: string;
 
   @TextField({ deprecated: true })

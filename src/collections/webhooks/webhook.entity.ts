@@ -1,6 +1,7 @@
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
 import { Webhook, WebhookForResponse, WebhookForUpdate } from './webhook.dto';
+import { checkWebhookFields } from './webhook-target';
 
 @RecordEntity({ table: 'webhook', fields: Webhook })
 export class WebhookEntity {}
@@ -20,4 +21,9 @@ export const webhooks = defineCollection({
   timeline: false,
   // a webhook receives every value of every matching record: no grant opens it
   adminOnly: true,
+  hooks: {
+    // targets cannot reach inside (server-side request forgery): a targetUrl whose host is or
+    // resolves to a non-public address is refused, unless WEBHOOK_ALLOW_PRIVATE_TARGETS is set
+    checkFields: checkWebhookFields,
+  },
 });

@@ -39,6 +39,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses private webhook targets unless WEBHOOK_ALLOW_PRIVATE_TARGETS is true', () => {
+    expect(loadConfig({}).webhookAllowPrivateTargets).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'sometimes' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
+    );
+  });
+
   it('parses sizes', () => {
     expect(parseByteSize('10mb')).toBe(10485760);
     expect(parseByteSize('512 KB')).toBe(524288);

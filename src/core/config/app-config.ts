@@ -51,6 +51,11 @@ export interface AppConfig {
   webhookRetryScheduleMs: number[];
   /** How often idle dispatchers look for due deliveries (`WEBHOOK_POLL_MS`, default 1000). */
   webhookPollMs: number;
+  /**
+   * Let webhooks target loopback, private, link-local and other non-public addresses
+   * (`WEBHOOK_ALLOW_PRIVATE_TARGETS`, default false): for development and internal integrations.
+   */
+  webhookAllowPrivateTargets: boolean;
   /** Redis for counters shared by every instance (`REDIS_URL`); unset: counters in memory. */
   redisUrl?: string;
   /** Requests per API key per second and per minute (`RATE_LIMIT_PER_SECOND` 100, `RATE_LIMIT_PER_MINUTE` 6000). */
@@ -167,6 +172,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
       read.string('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_RETRY_SCHEDULE_MS.join(',')),
     ),
     webhookPollMs: read.int('WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     countCache: read.oneOf('COUNT_CACHE', 'auto', ['auto', 'on', 'off'] as const),
     countCacheTtlMs: read.int('COUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -72,7 +72,10 @@ export interface FieldDefinition {
   writeOnly?: boolean;
   /** Stored encrypted with AES-256-GCM, returned in clear (connectedAccounts tokens). */
   encrypted?: boolean;
-  /** TEXT that must be an absolute http(s) URL. */
+  /**
+   * TEXT that must be an absolute http(s) URL (webhooks.targetUrl; whether its host must also be
+   * public is the collection's own check, configured by WEBHOOK_ALLOW_PRIVATE_TARGETS).
+   */
   httpUrl?: boolean;
   /** Set when this UUID field is the join column of a MANY_TO_ONE relation. */
   relation?: JoinRelation;

@@ -52,7 +52,7 @@ describe('field rules', () => {
     expect(checkFieldValue(field('TEXT'), 'a\u0000b')).toBe('{path} must not contain NUL characters');
     const url = field('TEXT', { httpUrl: true });
     expect(checkFieldValue(url, 'https://example.com/hook')).toBeNull();
-    expect(checkFieldValue(url, 'ftp://example.com')).toBe('{path} must be an http or https URL');
+    expect(checkFieldValue(url, 'ftp://example.com')).toBe('{path} must be a public http(s) URL');
     expect(checkFieldValue(url, 'javascript:alert(1)')).not.toBeNull();
   });
 

@@ -111,7 +111,8 @@ export function checkFieldValue(field: FieldDefinition & FieldRuleOptions, value
     case 'RICH_TEXT':
       if (typeof value !== 'string') return '{path} must be a string';
       if (containsNul(value)) return '{path} must not contain NUL characters';
-      if (field.httpUrl && !isHttpUrl(value)) return '{path} must be an http or https URL';
+      // the contract's one message for a refused target, whether its scheme or its address is wrong
+      if (field.httpUrl && !isHttpUrl(value)) return '{path} must be a public http(s) URL';
       return null;
     case 'NUMBER':
     case 'NUMERIC':

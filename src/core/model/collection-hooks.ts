@@ -1,3 +1,4 @@
+import type { AppConfig } from '../config/app-config';
 import type { Access } from './access';
 import type { ApiRecord } from './record';
 
@@ -24,4 +25,11 @@ export interface CollectionHooks {
   visibleRows?(readable: readonly { plural: string; singular: string }[]): string;
   /** Removes from one of its records what the key may not read of the records it is about (their hidden fields). */
   redact?(record: ApiRecord, access: Access): ApiRecord;
+  /**
+   * Called with the validated fields of each record a create, upsert or update (one or many) is
+   * about to write, before anything is written. Returns the problems (a 400 naming them, nothing
+   * written), none when the fields are acceptable. Asynchronous: it may look things up
+   * (webhooks resolve the host of their target).
+   */
+  checkFields?(fields: Record<string, unknown>, config: AppConfig): Promise<string[]>;
 }

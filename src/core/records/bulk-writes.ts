@@ -59,6 +59,7 @@ export class RecordBulkWrites {
    * BULK_MAX, and writes their events; no answer row means no match or too many (one count tells).
    */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
+    await this.unit.checkFields(meta, [input], false);
     const codec = this.codecs.of(meta);
     const { access } = actor;
     const steps = this.repositories.steps(meta, access);

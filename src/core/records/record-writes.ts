@@ -44,6 +44,7 @@ export class RecordWrites {
     actor: RequestActor,
     options: CreateOptions = {},
   ): Promise<CreateResult> {
+    await this.unit.checkFields(meta, inputs, options.indexed === true);
     const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
     const write = this.repositories.writes(meta, actor.access).create(columns, tuples);
     return this.unit.create(meta, inputs, { ...options, single: write !== undefined }, async (db) => {
@@ -82,6 +83,7 @@ export class RecordWrites {
     actor: RequestActor,
     ifMatch?: IfMatch,
   ): Promise<VersionedRecord> {
+    await this.unit.checkFields(meta, [input], false);
     const { access } = actor;
     const steps = this.repositories.steps(meta, access);
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { CountCache } from '../cache/count-cache';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
 import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
@@ -43,7 +44,21 @@ export class WriteUnit {
     private readonly events: RecordEventBus,
     private readonly counts: CountCache,
     private readonly idempotency: IdempotencyStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Runs the collection's `checkFields` override (if it has one) on the validated fields of every
+   * record a write is about to send, before anything is sent: a 400 naming every problem, each
+   * prefixed with its record's `[index]` when `indexed` (a multi-record request), and nothing written.
+   */
+  async checkFields(meta: CollectionMeta, inputs: readonly Row[], indexed: boolean): Promise<void> {
+    const check = meta.def.hooks?.checkFields;
+    if (!check) return;
+    const problems = await Promise.all(inputs.map((input) => check(input, this.config)));
+    const messages = problems.flatMap((list, i) => (indexed ? list.map((m) => `[${i}] ${m}`) : list));
+    if (messages.length > 0) throw new BadRequestException(messages);
+  }
 
   /**
    * The frame of a create or an upsert: with an idempotency key, the key is claimed first in the
