@@ -6,8 +6,9 @@ import { Repositories } from '../../core/repository/repositories';
 
 /**
  * The statements of the apiKeys table beyond the generic ones: the API keys the global guard
- * checks tokens against, read from this collection's table by the
- * hidden `tokenHash` column (unique index). Registered with the verifier at start-up.
+ * checks tokens against, read from this collection's table by the hidden `tokenHash` column
+ * (unique index), with their role (API.md section 14): a change of a role or of a key's `roleId`
+ * takes effect with the next lookup, like a revocation. Registered with the verifier at start-up.
  */
 @Injectable()
 export class ApiKeyTable implements ApiKeyStore, OnModuleInit {
@@ -18,8 +19,12 @@ export class ApiKeyTable implements ApiKeyStore, OnModuleInit {
     private readonly verifier: ApiKeyVerifier,
     repositories: Repositories,
   ) {
-    const table = repositories.get('apiKeys').reads.table.name;
-    this.sql = `SELECT "id", "name", "tokenHash", "expiresAt", "revokedAt" FROM ${table} WHERE "tokenHash" = $1 AND "deletedAt" IS NULL`;
+    const keys = repositories.get('apiKeys').reads.table.name;
+    const roles = repositories.get('roles').reads.table.name;
+    this.sql =
+      `SELECT k."id", k."name", k."tokenHash", k."expiresAt", k."revokedAt", ` +
+      `CASE WHEN r."id" IS NULL THEN NULL ELSE json_build_object('admin', r."admin", 'permissions', r."permissions", 'deleted', r."deletedAt" IS NOT NULL) END AS "role" ` +
+      `FROM ${keys} k LEFT JOIN ${roles} r ON r."id" = k."roleId" WHERE k."tokenHash" = $1 AND k."deletedAt" IS NULL`;
   }
 
   onModuleInit(): void {

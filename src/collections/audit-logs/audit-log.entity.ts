@@ -1,3 +1,4 @@
+import { withoutHiddenProperties } from '../../core/access/event-properties';
 import { RecordEntity } from '../../core/database/record-entity';
 import { defineCollection } from '../../core/model/collection-definition';
 import { AuditLog, AuditLogForResponse, AuditLogForUpdate } from './audit-log.dto';
@@ -18,4 +19,15 @@ export const auditLogs = defineCollection({
   labelIdentifier: 'name',
   duplicateCriteria: [],
   timeline: false,
+  hooks: {
+    // a row is a copy of a record of another collection: a key sees the rows about the collections
+    // it can read, without the fields it may not read (API.md section 14)
+    visibleRows: (readable) => `objectName[in]:[${readable.map((c) => JSON.stringify(c.singular)).join(',')}]`,
+    redact: (row, access) => {
+      const grant = typeof row.objectName === 'string' ? access.grantOfObject(row.objectName) : undefined;
+      return grant && 'properties' in row
+        ? { ...row, properties: withoutHiddenProperties(row.properties, grant) }
+        : row;
+    },
+  },
 });

@@ -2,17 +2,9 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { createHmac, randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { Db } from '../../core/database/db';
+import { deliveryStatements, DueDelivery } from './webhook-delivery.statements';
 import { WebhookSender } from './webhook-sender';
 import { RefusedTargetError } from './webhook-target';
-
-interface Due {
-  id: string;
-  webhookId: string;
-  targetUrl: string;
-  secret: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-}
 
 /** While a delivery is being sent, other dispatchers leave it alone for this long. */
 const LEASE_MS = 60_000;
@@ -25,8 +17,8 @@ export function signWebhook(secret: string, timestamp: string, body: string): st
 }
 
 /**
- * Delivers the outbox. Each round claims due rows with FOR UPDATE SKIP LOCKED and leases them
- * (several instances share the work, each row goes to one), POSTs them with the contract's
+ * Delivers the outbox. Each round claims due rows (webhook-delivery.statements.ts: several
+ * instances share the work, each row goes to one), POSTs them with the contract's
  * headers and a stable `X-Delivery-Id`, then records the outcome: delivered, retry later with
  * exponential backoff and jitter (network error, timeout, 5xx, 429), or failed (a 3xx, since no
  * redirect is followed; other 4xx; a target refused as not public, see WebhookSender; or the
@@ -83,21 +75,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   /** One round; true when it found a full batch (more may be due). */
   private async round(): Promise<boolean> {
-    const due = await this.db.transaction((tx) =>
-      tx.query<Due>(
-        `UPDATE "webhookDelivery" d SET "nextAttemptAt" = now() + make_interval(secs => $1) FROM (
-           SELECT d2."id" FROM "webhookDelivery" d2 WHERE d2."status" = 'pending' AND d2."nextAttemptAt" <= now()
-           ORDER BY d2."nextAttemptAt" LIMIT $2 FOR UPDATE SKIP LOCKED) due, "webhook" w
-         WHERE d."id" = due."id" AND w."id" = d."webhookId"
-         RETURNING d."id", d."webhookId", w."targetUrl", w."secret", d."payload", d."attempts"`,
-        [LEASE_MS / 1000, BATCH],
-      ),
-    );
+    const due = await deliveryStatements.claimDue(this.db, LEASE_MS / 1000, BATCH);
     await Promise.all(due.map((delivery) => this.deliver(delivery)));
     return due.length === BATCH;
   }
 
-  private async deliver(delivery: Due): Promise<void> {
+  private async deliver(delivery: DueDelivery): Promise<void> {
     const body = JSON.stringify({ targetUrl: delivery.targetUrl, webhookId: delivery.webhookId, ...delivery.payload });
     const timestamp = String(Date.now());
     let status: number | null = null;
@@ -125,29 +108,27 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     }
     const attempts = delivery.attempts + 1;
     if (status !== null && status >= 200 && status < 300) {
-      await this.db.query(
-        `UPDATE "webhookDelivery" SET "status" = 'delivered', "attempts" = $2, "lastStatus" = $3, "lastError" = NULL, "deliveredAt" = now() WHERE "id" = $1`,
-        [delivery.id, attempts, status],
-      );
+      await deliveryStatements.delivered(this.db, delivery.id, attempts, status);
       return;
     }
     // a refused target is refused again on every attempt: it fails at once, like a 4xx
     const retryable = !refused && (status === null || status === 429 || status >= 500);
     const schedule = this.config.webhookRetryScheduleMs;
     if (!retryable || attempts > schedule.length) {
-      await this.db.query(
-        `UPDATE "webhookDelivery" SET "status" = 'failed', "attempts" = $2, "lastStatus" = $3, "lastError" = $4 WHERE "id" = $1`,
-        [delivery.id, attempts, status, error ?? `HTTP ${status}`],
-      );
+      await deliveryStatements.failed(this.db, delivery.id, attempts, status, error ?? `HTTP ${status}`);
       this.logger.warn(
         `delivery ${delivery.id} failed for good after ${attempts} attempt(s): ${error ?? `HTTP ${status}`}`,
       );
       return;
     }
     const delay = schedule[attempts - 1] * (0.8 + Math.random() * 0.4); // +-20% jitter
-    await this.db.query(
-      `UPDATE "webhookDelivery" SET "attempts" = $2, "lastStatus" = $3, "lastError" = $4, "nextAttemptAt" = now() + make_interval(secs => $5) WHERE "id" = $1`,
-      [delivery.id, attempts, status, error ?? `HTTP ${status}`, delay / 1000],
+    await deliveryStatements.retryLater(
+      this.db,
+      delivery.id,
+      attempts,
+      status,
+      error ?? `HTTP ${status}`,
+      delay / 1000,
     );
   }
 }

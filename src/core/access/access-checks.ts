@@ -28,3 +28,10 @@ export function withoutHidden(grant: Grant, record: ApiRecord): ApiRecord {
   for (const [name, value] of Object.entries(record)) if (!grant.hidden.has(name)) copy[name] = value;
   return copy;
 }
+
+/** Whether the key may search a collection: it can read it, and every field its search vector is made of. */
+export function canSearch(access: Access, meta: { plural: string; searchFields: readonly string[] }): boolean {
+  if (access.admin) return true;
+  const grant = access.grant(meta.plural);
+  return grant?.actions.has('read') === true && !meta.searchFields.some((f) => grant.hidden.has(f));
+}

@@ -36,7 +36,7 @@ function compileGrant(meta: CollectionMeta, input: GrantInput): Grant {
  * a collection's own grant, else the `*` grant; admin-only collections never. Collections whose
  * rows are about others (audit log, timeline) also show only the rows about readable collections.
  */
-export function compileGrants(catalog: CollectionCatalog, permissions: GrantInput[]): Map<string, Grant> {
+export function compileGrants(catalog: CollectionCatalog, permissions: GrantInput[]): CompiledGrants {
   const own = new Map(permissions.map((g) => [g.collection, g]));
   const grants = new Map<string, Grant>();
   for (const meta of grantableCollections(catalog)) {
@@ -53,22 +53,35 @@ export function compileGrants(catalog: CollectionCatalog, permissions: GrantInpu
     const rows = both(grant.rows, resolveFilter(meta, parseFilter(visible)));
     grants.set(plural, { ...grant, rows });
   }
-  return grants;
+  const bySingular = new Map([...grants].map(([plural, grant]) => [catalog.require(plural).def.singular, grant]));
+  return { byPlural: grants, bySingular };
 }
 
+/** A role's grants by plural and by singular. */
+export interface CompiledGrants {
+  byPlural: ReadonlyMap<string, Grant>;
+  bySingular: ReadonlyMap<string, Grant>;
+}
+
+const NONE: CompiledGrants = { byPlural: new Map(), bySingular: new Map() };
+
 /** The access of a key with the grants of its role. */
-export function roleAccess(keyName: string, grants: ReadonlyMap<string, Grant>): Access {
-  return { admin: false, keyName, grant: (plural) => grants.get(plural) };
+export function roleAccess(keyName: string, grants: CompiledGrants): Access {
+  return {
+    admin: false,
+    keyName,
+    grant: (plural) => grants.byPlural.get(plural),
+    grantOfObject: (singular) => grants.bySingular.get(singular),
+  };
 }
 
 /** The access of a key: everything without a role or with an admin role; nothing with a soft-deleted role. */
 export function accessOf(
-  catalog: CollectionCatalog,
   keyName: string,
   role: RoleOfKey | null,
-  grantsOf: (permissions: unknown) => ReadonlyMap<string, Grant>,
+  grantsOf: (permissions: unknown) => CompiledGrants,
 ): Access {
   if (!role || (role.admin && !role.deleted)) return adminAccess(keyName);
-  if (role.deleted) return roleAccess(keyName, new Map());
+  if (role.deleted) return roleAccess(keyName, NONE);
   return roleAccess(keyName, grantsOf(role.permissions));
 }

@@ -48,12 +48,12 @@ export function checkPathReadable(access: Access, plural: string, path: readonly
   if (grant.hidden.has(field)) throw notReadable(field);
 }
 
-/** The problems of a write body for the key: each hidden or read-only field it sets (`prefix` names the record). */
-export function writeProblems(access: Access, plural: string, record: Row, prefix = ''): string[] {
+/** The problems of a write body for the key: each hidden or read-only field it sets. */
+export function writeProblems(access: Access, plural: string, record: Row): string[] {
   if (access.admin) return [];
   const grant = access.grant(plural);
   if (!grant) return [];
   return Object.keys(record)
     .filter((name) => grant.hidden.has(name) || grant.readOnly.has(name))
-    .map((name) => `${prefix}Field '${name}' is not writable`);
+    .map((name) => `Field '${name}' is not writable`);
 }

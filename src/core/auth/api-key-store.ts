@@ -1,3 +1,5 @@
+import type { RoleOfKey } from '../access/compile-access';
+
 /** An API key as the guard needs it. */
 export interface StoredApiKey {
   id: string;
@@ -6,6 +8,8 @@ export interface StoredApiKey {
   tokenHash: string;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** Its role, null when it has none (an admin key). */
+  role: RoleOfKey | null;
 }
 
 /** Where API keys are looked up by token hash: provided by the module that owns the keys. */

@@ -2,7 +2,10 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toIsoTimestamp } from '../repository/record-codec';
-import { adminAccess } from '../model/access';
+import { accessOf, compileGrants, CompiledGrants } from '../access/compile-access';
+import { GrantInput } from '../access/grants';
+import { Access } from '../model/access';
+import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { ApiKeyStore, StoredApiKey } from './api-key-store';
 import { hashToken, looksLikeToken } from './api-key-tokens';
@@ -13,17 +16,34 @@ const MAX_CACHED_KEYS = 10_000;
 
 /**
  * Checks bearer tokens against the stored hashes of API keys, looked up in the store that the
- * module owning the keys registers (`useStore`; the start fails without one). A verified key is trusted for
- * `API_KEY_CACHE_TTL_MS` (at most 5 s) before it is looked up again, so a revocation or an
- * expiry set on any instance stops the key everywhere within that time; `expiresAt` itself is
- * compared with the clock on every request.
+ * module owning the keys registers (`useStore`; the start fails without one), with the access of
+ * their role (API.md section 14). A verified key is trusted for `API_KEY_CACHE_TTL_MS` (at most
+ * 5 s) before it is looked up again, so a revocation, an expiry, a change of role or of a role's
+ * grants on any instance holds everywhere within that time; `expiresAt` itself is compared with the
+ * clock on every request.
  */
 @Injectable()
 export class ApiKeyVerifier implements OnApplicationBootstrap {
-  private readonly cache = new Map<string, { row: StoredApiKey; until: number }>();
+  private readonly cache = new Map<string, { row: StoredApiKey; access: Access; until: number }>();
+  /** The compiled grants of each role's permissions (the same text compiles to the same grants). */
+  private readonly grants = new Map<string, CompiledGrants>();
   private store?: ApiKeyStore;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly catalog: CollectionCatalog,
+  ) {}
+
+  private grantsOf(permissions: unknown): CompiledGrants {
+    const key = JSON.stringify(permissions);
+    let grants = this.grants.get(key);
+    if (!grants) {
+      if (this.grants.size >= MAX_CACHED_KEYS) this.grants.clear();
+      grants = compileGrants(this.catalog, permissions as GrantInput[]);
+      this.grants.set(key, grants);
+    }
+    return grants;
+  }
 
   useStore(store: ApiKeyStore): void {
     this.store = store;
@@ -36,24 +56,27 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
       );
   }
 
-  private async lookup(hash: string): Promise<StoredApiKey | undefined> {
+  /** The key of a token hash and what it may do, from the cache or the store. */
+  private async lookup(hash: string): Promise<{ row: StoredApiKey; access: Access } | undefined> {
     const now = Date.now();
     const cached = this.cache.get(hash);
-    if (cached && cached.until > now) return cached.row;
+    if (cached && cached.until > now) return cached;
     const row = await this.store!.findByTokenHash(hash);
     if (!row) {
       this.cache.delete(hash);
       return undefined;
     }
+    const found = { row, access: accessOf(row.name, row.role, (permissions) => this.grantsOf(permissions)) };
     if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(hash, { row, until: now + this.config.apiKeyCacheTtlMs });
-    return row;
+    this.cache.set(hash, { ...found, until: now + this.config.apiKeyCacheTtlMs });
+    return found;
   }
 
   async verify(token: string): Promise<Verification> {
     if (!looksLikeToken(token)) return { ok: false, reason: 'Invalid API key' };
     const hash = hashToken(token);
-    const row = await this.lookup(hash);
+    const found = await this.lookup(hash);
+    const row = found?.row;
     // The lookup goes through an index on the hash of a 256-bit random token, which an attacker
     // cannot steer; the final comparison is constant-time all the same.
     if (!row || !timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'))) {
@@ -65,7 +88,7 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     }
     return {
       ok: true,
-      actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null, access: adminAccess(row.name) },
+      actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null, access: found!.access },
     };
   }
 }

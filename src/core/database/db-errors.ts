@@ -79,3 +79,12 @@ export function isUnavailableError(error: PgError): boolean {
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
   return UNAVAILABLE_MESSAGES.some((m) => error.message?.includes(m));
 }
+
+/**
+ * The error of a write statement whose result would leave the rows of the key that sent it
+ * (`crm_forbid`, SQLSTATE CRM03, raised by the statement's fence): its message is the 403's, bound
+ * by the service (`API key 'x' may only write people matching its filter`), never SQL.
+ */
+export function isOutsideRowsError(error: PgError): boolean {
+  return error.code === 'CRM03' && typeof error.message === 'string';
+}

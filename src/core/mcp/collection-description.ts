@@ -1,4 +1,6 @@
+import { canRead } from '../access/access-checks';
 import { DeclaredField } from '../fields/define-field';
+import type { Access } from '../model/access';
 import { isComposite, isRequired } from '../fields/field-definition';
 import { subFieldsOf } from '../fields/composite-fields';
 import { CollectionMeta } from '../model/collection-meta';
@@ -34,7 +36,11 @@ function fieldDescription(field: DeclaredField) {
  * the same declarations): type, options of selects, sub-fields of composites, which are
  * required on create; the server-owned fields; the relations to follow with `depth` or in paths.
  */
-export function describeCollection(meta: CollectionMeta) {
+export function describeCollection(meta: CollectionMeta, access: Access) {
+  const grant = access.grant(meta.plural);
+  // what the key may read, read-only where it may not write (API.md section 14)
+  const visible = (name: string) => access.admin || !grant?.hidden.has(name);
+  const writable = (name: string) => access.admin || !grant?.readOnly.has(name);
   const owned = ['id', 'createdAt', 'updatedAt', 'deletedAt'].map((name) => ({
     name,
     type: name === 'id' ? 'UUID' : 'DATE_TIME',
@@ -46,15 +52,21 @@ export function describeCollection(meta: CollectionMeta) {
     name: meta.plural,
     singular: meta.def.singular,
     fields: [
-      ...owned,
-      ...meta.fields.filter((f) => !f.writeOnly).map(fieldDescription),
-      ...meta.fields.filter((f) => f.writeOnly).map((f) => ({ ...fieldDescription(f), writeOnly: true })),
+      ...owned.filter((f) => visible(f.name)),
+      ...meta.fields
+        .filter((f) => !f.writeOnly && visible(f.name))
+        .map((f) => ({ ...fieldDescription(f), writable: writable(f.name) })),
+      ...meta.fields
+        .filter((f) => f.writeOnly && visible(f.name))
+        .map((f) => ({ ...fieldDescription(f), writable: writable(f.name), writeOnly: true })),
     ],
-    relations: [...meta.manyToOne, ...meta.oneToMany].map((r) => ({
-      name: r.name,
-      target: r.target,
-      kind: r.kind,
-      joinColumn: r.joinColumn,
-    })),
+    relations: [...meta.manyToOne, ...meta.oneToMany]
+      .filter((r) => visible(r.name) && canRead(access, r.target))
+      .map((r) => ({
+        name: r.name,
+        target: r.target,
+        kind: r.kind,
+        joinColumn: r.joinColumn,
+      })),
   };
 }

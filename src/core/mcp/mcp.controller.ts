@@ -5,7 +5,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../../../package.json';
+import { canRead, canSearch } from '../access/access-checks';
 import { Actor } from '../auth/request-actor.decorator';
+import { Access, adminAccess } from '../model/access';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ERROR_NAMES } from '../errors/error-names';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
@@ -30,19 +32,33 @@ type AnyResponse = ServerResponse & { raw?: ServerResponse; hijack?: () => void 
 @Controller('mcp')
 export class McpController {
   private readonly tools: ToolDefinition[];
+  /** The tools as a key with a role sees them: only the collections it can read. */
+  private readonly toolsByAccess = new WeakMap<Access, ToolDefinition[]>();
 
   constructor(
     private readonly runner: McpToolRunner,
     private readonly errors: AllExceptionsFilter,
-    catalog: CollectionCatalog,
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly catalog: CollectionCatalog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    const all = catalog.all();
-    this.tools = toolDefinitions(
-      all.map((m) => m.plural),
-      all.filter((m) => m.searchable).map((m) => m.plural),
-      config,
+    this.tools = this.definitions(adminAccess(''));
+  }
+
+  private definitions(access: Access): ToolDefinition[] {
+    const readable = this.catalog.all().filter((m) => canRead(access, m.plural));
+    const searchable = readable.filter((m) => m.searchable && canSearch(access, m));
+    return toolDefinitions(
+      readable.map((m) => m.plural),
+      searchable.map((m) => m.plural),
+      this.config,
     );
+  }
+
+  private toolsFor(access: Access): ToolDefinition[] {
+    if (access.admin) return this.tools;
+    let tools = this.toolsByAccess.get(access);
+    if (!tools) this.toolsByAccess.set(access, (tools = this.definitions(access)));
+    return tools;
   }
 
   private async call(name: string, args: unknown, actor: RequestActor): Promise<CallToolResult> {
@@ -59,7 +75,7 @@ export class McpController {
 
   private server(actor: RequestActor): Server {
     const server = new Server({ name: 'crm-record-service', version }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.toolsFor(actor.access) }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
       this.call(request.params.name, request.params.arguments ?? {}, actor),
     );

@@ -27,11 +27,13 @@ export interface Access {
   readonly keyName: string;
   /** The grant on a collection (by plural), undefined when the collection is closed to the key. */
   grant(plural: string): Grant | undefined;
+  /** The same by the collection's singular (the `objectName` of events and audit rows). */
+  grantOfObject(singular: string): Grant | undefined;
 }
 
 const EVERYTHING: Grant = { actions: new Set(ACTIONS), hidden: new Set(), readOnly: new Set() };
 
 /** The access of an admin key (or a key with no role): every action on every collection, every field, every row. */
 export function adminAccess(keyName: string): Access {
-  return { admin: true, keyName, grant: () => EVERYTHING };
+  return { admin: true, keyName, grant: () => EVERYTHING, grantOfObject: () => EVERYTHING };
 }

@@ -4,7 +4,7 @@ import { checkPathReadable } from '../access/field-access';
 import type { Access } from '../model/access';
 import { QueryTarget } from '../model/column-ref';
 import { checkOperator, convertFilterValue, escapeLike } from './filter-values';
-import { FilterNode, FilterOperator } from './parse-filter';
+import { FilterNode } from './parse-filter';
 
 export type { ResolvedFilter, ResolvedPredicate };
 

@@ -1,5 +1,5 @@
 import { ForbiddenException } from '@nestjs/common';
-import { canRead } from '../access/access-checks';
+import { canSearch } from '../access/access-checks';
 import { QueryError } from '../errors/query-error';
 import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
@@ -43,8 +43,7 @@ export function parseSearchQuery(
   const exact = quoted.join(' | ');
   const searchable = catalog.all().filter((m) => m.searchable);
   // a key searches the collections it can read whose searched fields it can all read
-  const allowed = (m: CollectionMeta) =>
-    access.admin || (canRead(access, m.plural) && !m.searchFields.some((f) => access.grant(m.plural)!.hidden.has(f)));
+  const allowed = (m: CollectionMeta) => canSearch(access, m);
   let collections = searchable.filter(allowed);
   if (params.objects !== undefined) {
     const names = params.objects.split(',').map((n) => n.trim());

@@ -59,7 +59,7 @@ export class RecordBulkWrites {
    * BULK_MAX, and writes their events; no answer row means no match or too many (one count tells).
    */
   async updateMany(meta: CollectionMeta, query: BulkQuery, input: Row, actor: RequestActor): Promise<ApiRecord[]> {
-    await this.unit.checkFields(meta, [input], false);
+    await this.unit.checkFields(meta, [input], false, actor.access);
     const codec = this.codecs.of(meta);
     const { access } = actor;
     const steps = this.repositories.steps(meta, access);
@@ -85,10 +85,11 @@ export class RecordBulkWrites {
 
   /** Hard delete (`[{id}]`) or soft delete (the records) of every matching record, by id. */
   async deleteMany(meta: CollectionMeta, query: BulkQuery, soft: boolean, actor: RequestActor): Promise<ApiRecord[]> {
-    return this.unit.run(
+    let ids: string[] = [];
+    const work = this.unit.run(
       meta,
       async (tx) => {
-        const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'filtered' }, actor.access);
+        ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'filtered' }, actor.access);
         if (ids.length === 0) return [];
         await this.repositories.steps(meta).reserveMemory(tx, ids.length);
         const writes = this.repositories.writes(meta, actor.access);
@@ -102,6 +103,9 @@ export class RecordBulkWrites {
       },
       soft ? 'own' : 'all',
     );
+    return work.catch(async (error) => {
+      throw soft ? error : await this.unit.explainDestroy(meta, ids, error);
+    });
   }
 
   /** Restores every soft-deleted record the filter matches; the records, by id. */

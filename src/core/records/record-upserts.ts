@@ -54,7 +54,7 @@ export class RecordUpserts {
   ): Promise<CreateResult> {
     // a create hook (apiKeys: a token shown once) has no meaning for a record that is patched
     if (meta.def.hooks?.beforeCreate) throw new BadRequestException(`${meta.plural} cannot be upserted`);
-    await this.unit.checkFields(meta, items, options.indexed === true);
+    await this.unit.checkFields(meta, items, options.indexed === true, actor.access);
     return this.unit.create(meta, items, options, async (tx) => {
       const rows = await this.write(tx, meta, items, actor, options.indexed === true);
       return { records: await this.shaper.shape(tx, meta, rows, shape, actor.access) };

@@ -44,7 +44,7 @@ export class RecordWrites {
     actor: RequestActor,
     options: CreateOptions = {},
   ): Promise<CreateResult> {
-    await this.unit.checkFields(meta, inputs, options.indexed === true);
+    await this.unit.checkFields(meta, inputs, options.indexed === true, actor.access);
     const { columns, tuples, extras } = insertRows(meta, this.codecs.of(meta), inputs, actor);
     const write = this.repositories.writes(meta, actor.access).create(columns, tuples);
     return this.unit.create(meta, inputs, { ...options, single: write !== undefined }, async (db) => {
@@ -83,7 +83,7 @@ export class RecordWrites {
     actor: RequestActor,
     ifMatch?: IfMatch,
   ): Promise<VersionedRecord> {
-    await this.unit.checkFields(meta, [input], false);
+    await this.unit.checkFields(meta, [input], false, actor.access);
     const { access } = actor;
     const steps = this.repositories.steps(meta, access);
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
@@ -129,17 +129,21 @@ export class RecordWrites {
       return soft ? redact(meta, this.codecs.of(meta).toRecord(row), actor.access) : { id: row.id };
     };
     const touches = soft ? 'own' : 'all';
-    if (!ifMatch) return this.unit.single(meta, remove, touches);
-    return this.unit.run(
-      meta,
-      async (tx: Queryable) => {
-        const current = await this.repositories.steps(meta, actor.access).lockOne(tx, id, soft);
-        if (!current) throw new NotFoundException('Record not found');
-        checkIfMatch(ifMatch, current);
-        return remove(tx);
-      },
-      touches,
-    );
+    try {
+      if (!ifMatch) return await this.unit.single(meta, remove, touches);
+      return await this.unit.run(
+        meta,
+        async (tx: Queryable) => {
+          const current = await this.repositories.steps(meta, actor.access).lockOne(tx, id, soft);
+          if (!current) throw new NotFoundException('Record not found');
+          checkIfMatch(ifMatch, current);
+          return remove(tx);
+        },
+        touches,
+      );
+    } catch (error) {
+      throw soft ? error : await this.unit.explainDestroy(meta, [id], error);
+    }
   }
 
   /** Undoes a soft delete; restoring a live record changes nothing and returns it. */

@@ -20,6 +20,7 @@ import { RecordReads } from './record-reads';
 import { RecordShaper } from './record-shaper';
 import { RecordWrites } from './record-writes';
 import { RecordServices } from './record-services';
+import { RecordChecks } from './record-checks';
 import { RelationLoader } from './relation-loader';
 import { WriteUnit } from './write-unit';
 
@@ -93,9 +94,10 @@ export class RecordsModule {
         CountsAtStart,
         RecordCounts,
         WriteUnit,
+        RecordChecks,
         ...SERVICES,
       ],
-      exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, ...SERVICES],
+      exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, RecordChecks, ...SERVICES],
     };
   }
 }

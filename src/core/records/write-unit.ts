@@ -1,13 +1,17 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { writeProblems } from '../access/field-access';
 import { CountCache } from '../cache/count-cache';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
 import { RecordEventBus } from '../events/event-bus';
 import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
+import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, Row } from '../model/record';
 import { explainBatchError } from './batch-errors';
+import { RecordChecks } from './record-checks';
+import { Repositories } from '../repository/repositories';
 
 export interface CreateOptions {
   /** Several records: a constraint error names the index of each offending record. */
@@ -45,17 +49,26 @@ export class WriteUnit {
     private readonly counts: CountCache,
     private readonly idempotency: IdempotencyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly checks: RecordChecks,
+    private readonly repositories: Repositories,
   ) {}
 
   /**
-   * Runs the collection's `checkFields` override (if it has one) on the validated fields of every
-   * record a write is about to send, before anything is sent: a 400 naming every problem, each
-   * prefixed with its record's `[index]` when `indexed` (a multi-record request), and nothing written.
+   * What the validated fields of every record a write is about to send must pass, before anything
+   * is sent (every write path, REST and MCP, comes here): the key may write each field it sets (API.md
+   * section 14), the checks its module registered (a role's grants) and the collection's
+   * `checkFields` override (a webhook's target). A 400 naming every problem, each prefixed with its
+   * record's `[index]` when `indexed` (a multi-record request), and nothing written.
    */
-  async checkFields(meta: CollectionMeta, inputs: readonly Row[], indexed: boolean): Promise<void> {
-    const check = meta.def.hooks?.checkFields;
-    if (!check) return;
-    const problems = await Promise.all(inputs.map((input) => check(input, this.config)));
+  async checkFields(meta: CollectionMeta, inputs: readonly Row[], indexed: boolean, access: Access): Promise<void> {
+    const hook = meta.def.hooks?.checkFields;
+    const problems = await Promise.all(
+      inputs.map(async (input) => [
+        ...writeProblems(access, meta.plural, input),
+        ...this.checks.problems(meta, input),
+        ...(hook ? await hook(input, this.config) : []),
+      ]),
+    );
     const messages = problems.flatMap((list, i) => (indexed ? list.map((m) => `[${i}] ${m}`) : list));
     if (messages.length > 0) throw new BadRequestException(messages);
   }
@@ -84,6 +97,28 @@ export class WriteUnit {
     } catch (error) {
       throw options.indexed ? explainBatchError(this.catalog, meta, error, inputs) : error;
     }
+  }
+
+  /**
+   * A hard delete refused by a relation declared RESTRICT (a role that keys point at): a 400 naming
+   * how many records point at the ones to delete, instead of the database's error; other errors as they are.
+   */
+  async explainDestroy(meta: CollectionMeta, ids: string[], error: unknown): Promise<unknown> {
+    if ((error as { code?: string }).code !== '23503') return error;
+    const restricting = this.catalog
+      .all()
+      .flatMap((child) =>
+        child.manyToOne.filter((r) => r.target === meta.plural && r.onDelete === 'RESTRICT').map((r) => ({ child, r })),
+      );
+    for (const { child, r } of restricting) {
+      const count = await this.repositories.of(child).countPointingAt(this.db, r.joinColumn, ids);
+      if (count > 0)
+        return new BadRequestException(
+          `${count} ${child.plural} point at ${ids.length === 1 ? `this ${meta.def.singular}` : `these ${meta.plural}`} (${r.joinColumn}): ` +
+            `a ${meta.def.singular} in use cannot be hard-deleted; point them elsewhere first`,
+        );
+    }
+    return error;
   }
 
   async run<T>(meta: CollectionMeta, work: (tx: Queryable) => Promise<T>, touches: Touches = 'own'): Promise<T> {

@@ -70,6 +70,15 @@ export class RecordRepository {
     return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows']);
   }
 
+  /** How many records (live or soft-deleted) point at one of `ids` through `joinColumn`. */
+  async countPointingAt(db: Queryable, joinColumn: string, ids: string[]): Promise<number> {
+    const [row] = await db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM ${this.table.name} WHERE ${q(joinColumn)} = ANY($1::uuid[])`,
+      [ids],
+    );
+    return row.count;
+  }
+
   async exists(db: Queryable): Promise<boolean> {
     const [row] = await db.query<{ exists: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.table.name}) AS exists`);
     return row.exists;

@@ -3,7 +3,13 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { QueryError } from '../errors/query-error';
 import { constraintMessage } from '../database/constraint-messages';
-import { constraintViolation, isBadInputError, isUnavailableError, PgError } from '../database/db-errors';
+import {
+  constraintViolation,
+  isBadInputError,
+  isOutsideRowsError,
+  isUnavailableError,
+  PgError,
+} from '../database/db-errors';
 import { ERROR_NAMES, ErrorEnvelope, TooManyRequestsException, UnauthenticatedException } from '../errors/error-names';
 
 interface Classified {
@@ -79,6 +85,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof QueryError) return { status: 400, messages: [exception.message] };
     const error = (exception ?? {}) as PgError & { type?: string };
+    // a write whose result would leave the key's rows (the statement's fence, API.md section 14)
+    if (isOutsideRowsError(error)) return { status: 403, messages: [error.message!] };
     const parser = parserError(error as never);
     if (parser) return parser;
     const violation = constraintViolation(error);

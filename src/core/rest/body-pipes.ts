@@ -1,15 +1,12 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
-import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionDefinition } from '../model/collection-definition';
-import { CollectionMeta } from '../model/collection-meta';
 import { QueryError } from '../errors/query-error';
 import { Row } from '../model/record';
 import { parseBoolean } from '../query/parse-params';
 import { DuplicatesInput } from '../records/record-duplicates';
 import { MergeInput } from '../records/record-merges';
-import { RecordChecks } from '../records/record-checks';
 import { parseMergeBody } from './merge-body';
 import { BodyInput, CreateBodyInput } from './request-inputs';
 import { badRequest, validateRecord, validateRecordArray } from '../validation/record-body';
@@ -25,24 +22,16 @@ export class UuidParamPipe implements PipeTransform<string, string> {
 
 /**
  * Pipe of the body of an update (one or many records: the same partial record), validated against
- * the collection's update DTO (an absent or `null` body is a 400), then against what the key may
- * write and the collection's own checks.
+ * the collection's update DTO (an absent or `null` body is a 400). What the key may write is
+ * checked by the write services (WriteUnit.checkFields), on every write path.
  */
 function updateBodyPipe(def: CollectionDefinition): Type<PipeTransform> {
   @Injectable()
   class UpdateBodyPipe implements PipeTransform {
-    private readonly meta: CollectionMeta;
-    constructor(
-      @Inject(APP_CONFIG) private readonly config: AppConfig,
-      catalog: CollectionCatalog,
-      private readonly checks: RecordChecks,
-    ) {
-      this.meta = catalog.require(def.plural);
-    }
-    transform({ body, access }: BodyInput): Row {
+    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+    transform({ body }: BodyInput): Row {
       const result = validateRecord(def.update, body, false, this.config.maxBodyDepth);
       if (!result.ok) throw badRequest(result.messages);
-      this.checks.check(this.meta, [result.value], access, false);
       return result.value;
     }
   }
@@ -68,15 +57,8 @@ export function bodyPipesFor(def: CollectionDefinition) {
   const createBodyPipe = (many: boolean): Type<PipeTransform> => {
     @Injectable()
     class CreateBodyPipe implements PipeTransform {
-      private readonly meta: CollectionMeta;
-      constructor(
-        @Inject(APP_CONFIG) private readonly config: AppConfig,
-        catalog: CollectionCatalog,
-        private readonly checks: RecordChecks,
-      ) {
-        this.meta = catalog.require(def.plural);
-      }
-      transform({ body, upsert, access }: CreateBodyInput): CreateInput {
+      constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+      transform({ body, upsert }: CreateBodyInput): CreateInput {
         const isUpsert = parseUpsert(upsert);
         const dto = isUpsert ? def.update : def.create;
         let records: Row[];
@@ -86,7 +68,6 @@ export function bodyPipesFor(def: CollectionDefinition) {
           if (!result.ok) throw badRequest(result.messages);
           records = [result.value];
         }
-        this.checks.check(this.meta, records, access, many);
         return { records, upsert: isUpsert };
       }
     }
