@@ -92,10 +92,16 @@ export async function validPayload(
       if (!field.nullable) body[field.name] = (await createRecord(http, field.relation.target)).id;
       continue;
     }
-    body[field.name] = validValue(field);
+    const constrained = CONSTRAINED[`${meta.plural}.${field.name}`];
+    body[field.name] = constrained ? constrained() : validValue(field);
   }
   return { ...body, ...overrides };
 }
+
+/** Fields whose valid values the contract constrains beyond their type: a role's grants (API.md section 14). */
+const CONSTRAINED: Record<string, () => unknown> = {
+  'roles.permissions': () => [{ collection: 'people', actions: ['read'], hiddenFields: ['phones'] }],
+};
 
 /** A value of the wrong JSON type for a field (never acceptable). */
 export function wrongTypeValue(field: FieldDefinition): unknown {

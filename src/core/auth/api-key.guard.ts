@@ -10,6 +10,9 @@ import { ROUTE_ACTIONS, RouteActionsMeta } from './route-actions.decorator';
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
+/** How a route is public: not (false), open to all, or open with an optional key (see Public). */
+type PublicMode = false | 'open' | 'keyed';
+
 /**
  * The global guard: every route needs `Authorization: Bearer <api key>` unless marked @Public().
  * Tokens are read from that header only, never from the query string or a cookie. A request with
@@ -21,7 +24,7 @@ const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 export class ApiKeyGuard implements CanActivate {
   private readonly logger = new Logger('Auth');
   /** Whether a route is @Public(), by controller class and handler: looked up once, not on every request. */
-  private readonly publicRoutes = new Map<object, Map<object, boolean>>();
+  private readonly publicRoutes = new Map<object, Map<object, PublicMode>>();
   /** The actions of each handler of the route table, read once. */
   private readonly routeActions = new Map<object, RouteActionsMeta | null>();
 
@@ -31,17 +34,17 @@ export class ApiKeyGuard implements CanActivate {
     private readonly rateLimiter: RateLimiter,
   ) {}
 
-  private isPublic(context: ExecutionContext): boolean {
+  private publicMode(context: ExecutionContext): PublicMode {
     const controller = context.getClass();
     const handler = context.getHandler();
     let handlers = this.publicRoutes.get(controller);
     if (!handlers) this.publicRoutes.set(controller, (handlers = new Map()));
-    let isPublic = handlers.get(handler);
-    if (isPublic === undefined) {
-      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true;
-      handlers.set(handler, isPublic);
+    let mode = handlers.get(handler);
+    if (mode === undefined) {
+      mode = this.reflector.getAllAndOverride<PublicMode>(IS_PUBLIC, [handler, controller]) ?? false;
+      handlers.set(handler, mode);
     }
-    return isPublic;
+    return mode;
   }
 
   private actionsOf(context: ExecutionContext): RouteActionsMeta | null {
@@ -67,10 +70,11 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.isPublic(context)) return true;
     const http = context.switchToHttp();
     const request = http.getRequest();
     const header: unknown = request.headers?.authorization;
+    const mode = this.publicMode(context);
+    if (mode === 'open' || (mode === 'keyed' && (header === undefined || header === ''))) return true;
     if (typeof header !== 'string' || header === '') {
       this.fail(request, 'Missing bearer token: send the header Authorization: Bearer <api key>');
     }

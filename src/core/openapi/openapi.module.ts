@@ -1,7 +1,13 @@
-import { Controller, Get, INestApplication, Injectable, Module } from '@nestjs/common';
+import { Controller, Get, INestApplication, Injectable, Module, Req } from '@nestjs/common';
 import { ApiExcludeController, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { version } from '../../../package.json';
 import { Public } from '../auth/public.decorator';
+import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
+import type { Access } from '../model/access';
+import { CollectionMeta } from '../model/collection-meta';
+import { RequestActor } from '../model/record';
+import { keyDocument } from './key-document';
+import { DocumentLimits } from './route-parameters';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CollectionDefinition } from '../model/collection-definition';
 import { CollectionCatalog } from '../model/collection-catalog';
@@ -11,22 +17,55 @@ import { documentRelations } from './record-response';
 import { collectionPaths } from './route-operations';
 import { WEBHOOK_DOCS } from './webhooks.docs';
 
-/** Holds the OpenAPI document built once at start-up. */
+/** What the documents are made of, kept from start-up: the generated document without the collection routes. */
+interface DocumentParts {
+  base: OpenAPIObject;
+  collections: CollectionMeta[];
+  limits: DocumentLimits;
+}
+
+/** Holds the OpenAPI document built once at start-up, and the documents of keys with a role (built once per set of grants). */
 @Injectable()
 export class OpenApiDocument {
   document?: Record<string, unknown>;
+  parts?: DocumentParts;
+  private readonly byGrants = new Map<string, Record<string, unknown>>();
+
+  /** The document a key may read: the whole one for an admin, else its own (API.md section 14). */
+  of(access: Access | undefined): Record<string, unknown> {
+    if (!access || access.admin) return this.document!;
+    const { base, collections, limits } = this.parts!;
+    const signature = grantsSignature(access, collections);
+    let document = this.byGrants.get(signature);
+    if (!document) {
+      if (this.byGrants.size >= 100) this.byGrants.clear();
+      document = keyDocument(base, collections, limits, access);
+      this.byGrants.set(signature, document);
+    }
+    return document;
+  }
+}
+
+/** What a document depends on of a key's grants, as text (keys of one role share their document). */
+function grantsSignature(access: Access, collections: readonly CollectionMeta[]): string {
+  return JSON.stringify(
+    collections.map((meta) => {
+      const grant = access.grant(meta.plural);
+      return grant && [[...grant.actions], [...grant.hidden], [...grant.readOnly]];
+    }),
+  );
 }
 
 @ApiExcludeController()
-@Public()
+@Public('keyed')
 @Controller('open-api')
 export class OpenApiController {
   constructor(private readonly holder: OpenApiDocument) {}
 
-  /** The machine-readable description of every route. */
+  /** The machine-readable description of every route; with an API key, of the routes and fields that key may use. */
   @Get('core')
-  core(): Record<string, unknown> {
-    return this.holder.document!;
+  core(@Req() request: { [ACTOR_PROPERTY]?: RequestActor }): Record<string, unknown> {
+    return this.holder.of(request[ACTOR_PROPERTY]?.access);
   }
 }
 
@@ -82,10 +121,12 @@ export function setupOpenApi(app: INestApplication): Record<string, unknown> {
     ignoreGlobalPrefix: true,
     extraModels: [ErrorEnvelopeSchema, PageInfoSchema, ...definitions.flatMap((d) => [d.create, d.update, d.response])],
   });
-  generated.paths = { ...(collectionPaths(definitions, config) as OpenAPIObject['paths']), ...generated.paths };
   generated.tags = documentTags(definitions);
+  const holder = app.get(OpenApiDocument);
+  holder.parts = { base: structuredClone(generated), collections: catalog.all(), limits: config };
+  generated.paths = { ...(collectionPaths(definitions, config) as OpenAPIObject['paths']), ...generated.paths };
   const document = toOpenApi31(generated, { webhooks: WEBHOOK_DOCS });
-  app.get(OpenApiDocument).document = document;
+  holder.document = document;
   SwaggerModule.setup('rest/docs', app, document as unknown as OpenAPIObject, {
     raw: false,
     customSiteTitle: 'CRM record service API',

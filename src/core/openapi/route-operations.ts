@@ -1,4 +1,5 @@
 import { getSchemaPath } from '@nestjs/swagger';
+import type { Access } from '../model/access';
 import type { CollectionDefinition } from '../model/collection-definition';
 import { fill, documentPath } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
@@ -83,9 +84,15 @@ function answerSchema(route: CollectionRoute, def: CollectionDefinition): Schema
 }
 
 /** One operation of one collection, from its row of the route table. */
-function operation(route: CollectionRoute, def: CollectionDefinition, limits: DocumentLimits, order: number): Schema {
+function operation(
+  route: CollectionRoute,
+  def: CollectionDefinition,
+  limits: DocumentLimits,
+  order: number,
+  access?: Access,
+): Schema {
   const words = ROUTE_DOCS[route.name];
-  const parameters = collectionParameters(route, def, limits);
+  const parameters = collectionParameters(route, def, limits, access);
   const body = route.body ? collectionBodies(def, limits)[route.body] : undefined;
   const responses: Schema = {
     [route.status]: {
@@ -118,12 +125,18 @@ function operation(route: CollectionRoute, def: CollectionDefinition, limits: Do
  * table's order, with the limits of the configuration. `x-order` ranks them within their tag for
  * Swagger UI (aliases last).
  */
-export function collectionPaths(definitions: readonly CollectionDefinition[], limits: DocumentLimits): Schema {
+export function collectionPaths(
+  definitions: readonly CollectionDefinition[],
+  limits: DocumentLimits,
+  access?: Access,
+): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
   for (const def of definitions) {
     COLLECTION_ROUTES.forEach((route, order) => {
+      // a key's document holds the operations whose actions its role grants
+      if (access && !route.actions.every((a) => access.grant(def.plural)?.actions.has(a))) return;
       const path = documentPath(route, def);
-      (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, def, limits, order);
+      (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, def, limits, order, access);
     });
   }
   return paths;

@@ -1,4 +1,5 @@
 import { getSchemaPath } from '@nestjs/swagger';
+import type { Access } from '../model/access';
 import type { CollectionDefinition } from '../model/collection-definition';
 import { CollectionMeta } from '../model/collection-meta';
 import { aggregateKeys } from '../query/group-by-query';
@@ -64,7 +65,7 @@ const query = (name: string, description: string, schema: Schema, required = fal
 });
 
 /** The group-by parameters, whose aggregate keys are the collection's own. */
-function groupByParameter(name: QueryParam, def: CollectionDefinition): Schema | undefined {
+function groupByParameter(name: QueryParam, def: CollectionDefinition, access?: Access): Schema | undefined {
   switch (name) {
     case 'group_by':
       return query(
@@ -74,7 +75,9 @@ function groupByParameter(name: QueryParam, def: CollectionDefinition): Schema |
         { type: 'string', examples: ['[{"createdAt":{"granularity":"MONTH"}}]'] },
       );
     case 'aggregate': {
-      const keys = [...aggregateKeys(new CollectionMeta(def)).keys()];
+      const hidden = access?.grant(def.plural)?.hidden;
+      const offered = [...aggregateKeys(new CollectionMeta(def))];
+      const keys = offered.filter(([, a]) => !hidden?.has(a.ref.path.split('.')[0])).map(([key]) => key);
       return query(
         name,
         `JSON array of aggregate keys (totalCount is always there). Offered here: ${keys.join(', ')}`,
@@ -113,9 +116,15 @@ function groupByParameter(name: QueryParam, def: CollectionDefinition): Schema |
 }
 
 /** One query parameter of a route, its limits from the configuration. */
-function queryParameter(route: CollectionRoute, name: QueryParam, def: CollectionDefinition, limits: DocumentLimits) {
+function queryParameter(
+  route: CollectionRoute,
+  name: QueryParam,
+  def: CollectionDefinition,
+  limits: DocumentLimits,
+  access?: Access,
+) {
   if (route.name === 'groupBy') {
-    const own = groupByParameter(name, def);
+    const own = groupByParameter(name, def, access);
     if (own) return own;
   }
   if (name === 'filter' && route.filterRequired)
@@ -137,11 +146,16 @@ function queryParameter(route: CollectionRoute, name: QueryParam, def: Collectio
 }
 
 /** The parameters of a route: the record id, its query parameters, the headers it reads. */
-export function collectionParameters(route: CollectionRoute, def: CollectionDefinition, limits: DocumentLimits) {
+export function collectionParameters(
+  route: CollectionRoute,
+  def: CollectionDefinition,
+  limits: DocumentLimits,
+  access?: Access,
+) {
   const headers = (['prefer', 'idempotencyKey', 'ifMatch'] as const).filter((h) => route.headers?.includes(h));
   return [
     ...(route.path.includes('{id}') ? [ID] : []),
-    ...route.params.map((p) => queryParameter(route, p, def, limits)),
+    ...route.params.map((p) => queryParameter(route, p, def, limits, access)),
     ...headers.map((h) => HEADERS[h]),
   ];
 }
