@@ -117,7 +117,7 @@ describe('roles', () => {
     );
     const many = await t.http.delete(`/roles?filter=id[in]:[${key.roleId}]`);
     expect(many.status).toBe(400);
-    expect(many.body.messages[0]).toMatch(/^1 apiKeys point at these roles/);
+    expect(many.body.messages[0]).toMatch(/^1 apiKeys point at this role \(roleId\)/);
     expect((await t.http.get(`/roles/${key.roleId}?depth=0`)).status).toBe(200);
     await t.http.delete(`/roles/${key.roleId}?soft_delete=true`);
     expect((await key.http.get('/people')).body).toEqual(forbidden(`API key '${key.name}' may not read people`));

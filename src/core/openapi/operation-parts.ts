@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorEnvelopeSchema } from './envelope.schemas';
 
-/** Pieces shared by the OpenAPI description of every operation: the error responses. */
+/** Pieces shared by the OpenAPI description of every operation: the error responses (403, 414 and 503 on every one). */
 
 export type Schema = Record<string, unknown>;
 
@@ -12,6 +12,7 @@ export const errorRef = { $ref: getSchemaPath(ErrorEnvelopeSchema) };
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request: validation, query parameter or id errors (one message per problem)',
   401: 'Missing, malformed, unknown, expired or revoked API key',
+  403: "The key's role does not allow it (an action on a collection, a relation path through a closed collection)",
   404: 'Record or route not found',
   412: 'If-Match does not match the current ETag: the record changed since it was read',
   422: 'Idempotency-Key already used for a different request',
@@ -24,7 +25,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 export function errors(...statuses: number[]): MethodDecorator {
   return applyDecorators(
-    ...[...statuses, 414, 503].map((status) =>
+    ...[...statuses, 403, 414, 503].map((status) =>
       ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], schema: errorRef }),
     ),
   );

@@ -6,7 +6,7 @@ export interface RouteDocs {
   summary: string;
   /** Description of the success answer. */
   answers: string;
-  /** Error statuses documented besides 414 and 503 (every route's). */
+  /** Error statuses documented besides 403, 414 and 503 (every route's). */
   errors: readonly number[];
 }
 

@@ -101,7 +101,7 @@ function operation(
       content: { 'application/json': { schema: answerSchema(route, def) } },
     },
   };
-  for (const status of [...words.errors, 414, 503])
+  for (const status of [...words.errors, 403, 414, 503])
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status],
       content: { 'application/json': { schema: errorRef } },

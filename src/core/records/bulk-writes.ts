@@ -91,7 +91,7 @@ export class RecordBulkWrites {
       async (tx) => {
         ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'filtered' }, actor.access);
         if (ids.length === 0) return [];
-        await this.repositories.steps(meta).reserveMemory(tx, ids.length);
+        await this.repositories.steps(meta, actor.access).reserveMemory(tx, ids.length);
         const writes = this.repositories.writes(meta, actor.access);
         if (!soft) {
           const rows = await this.events.write(tx, writes.destroy(ids, 'many'), actor);
@@ -113,7 +113,7 @@ export class RecordBulkWrites {
     return this.unit.run(meta, async (tx) => {
       const ids = await this.lockMatches(tx, meta, { filter: query.filter, scope: 'deleted' }, actor.access);
       if (ids.length === 0) return [];
-      await this.repositories.steps(meta).reserveMemory(tx, ids.length);
+      await this.repositories.steps(meta, actor.access).reserveMemory(tx, ids.length);
       const write = this.repositories.writes(meta, actor.access).restore(ids, 'many');
       const rows = await this.events.write(tx, write, actor);
       return this.shaper.shape(tx, meta, rows, query, actor.access);

@@ -43,7 +43,7 @@ export class RecordGroups {
     const statement = groupBySql(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
     const rows = await this.repositories
-      .of(meta)
+      .of(meta, access)
       .aggregate(this.db, { ...statement, where, limit: query.limit, values: params.values });
     const groups: Group[] = rows.map((row) => {
       const group: Group = {

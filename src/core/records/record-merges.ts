@@ -81,9 +81,12 @@ export class RecordMerges {
     const events: RecordEvent[] = [];
 
     for (const rel of meta.oneToMany) {
+      // every record pointing at a merged-away one follows it, whatever the key sees of them
       const child = this.catalog.require(rel.target);
       const childCodec = this.codecs.of(child);
-      for (const row of await this.repositories.steps(child).repoint(tx, rel.joinColumn, mergedIds, survivorId)) {
+      for (const row of await this.repositories
+        .steps(child, undefined)
+        .repoint(tx, rel.joinColumn, mergedIds, survivorId)) {
         const after = childCodec.toRecord(row);
         events.push(
           recordEvent(child, 'updated', { ...after, [rel.joinColumn]: row.__before, updatedAt: null }, after),

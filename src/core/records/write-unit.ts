@@ -111,7 +111,8 @@ export class WriteUnit {
         child.manyToOne.filter((r) => r.target === meta.plural && r.onDelete === 'RESTRICT').map((r) => ({ child, r })),
       );
     for (const { child, r } of restricting) {
-      const count = await this.repositories.of(child).countPointingAt(this.db, r.joinColumn, ids);
+      // every record that points counts (the key may not see them all: it is told how many)
+      const count = await this.repositories.of(child, undefined).countPointingAt(this.db, r.joinColumn, ids);
       if (count > 0)
         return new BadRequestException(
           `${count} ${child.plural} point at ${ids.length === 1 ? `this ${meta.def.singular}` : `these ${meta.plural}`} (${r.joinColumn}): ` +

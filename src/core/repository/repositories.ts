@@ -56,17 +56,17 @@ export class Repositories {
   }
 
   /** The reads of a collection (for a key: within its rows). */
-  of(meta: CollectionMeta, access?: Access): RecordRepository {
+  of(meta: CollectionMeta, access: Access | undefined): RecordRepository {
     return this.ownerFor(meta, access).reads;
   }
 
   /** The writes of a collection: each one statement with its events (for a key: within its rows). */
-  writes(meta: CollectionMeta, access?: Access): WriteStatements {
+  writes(meta: CollectionMeta, access: Access | undefined): WriteStatements {
     return this.ownerFor(meta, access).writes;
   }
 
   /** The statements of a write transaction of several steps on a collection (for a key: within its rows). */
-  steps(meta: CollectionMeta, access?: Access): TransactionSteps {
+  steps(meta: CollectionMeta, access: Access | undefined): TransactionSteps {
     return this.ownerFor(meta, access).steps;
   }
 
