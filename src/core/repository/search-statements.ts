@@ -27,12 +27,13 @@ export function searchRows(
   const values: unknown[] = [query.tsquery, query.exact];
   const branches = query.collections.map((meta) => {
     values.push(meta.def.singular);
+    const singular = `$${values.length}`;
     const scope = scopeOf(meta);
     const params = new SqlParams(values.length);
     const rows = scope ? ` AND ${scope.sql(params)}` : '';
     values.push(...params.values);
     return (
-      `SELECT $${values.length}::text AS "objectNameSingular", t."id" AS "recordId", ` +
+      `SELECT ${singular}::text AS "objectNameSingular", t."id" AS "recordId", ` +
       `(ts_rank(t."searchVector", ${PREFIXES}) + ts_rank(t."searchVector", ${EXACT}))::real AS "tsRank", ` +
       `ts_rank_cd(t."searchVector", ${PREFIXES}) AS "tsRankCD", to_jsonb(t) - 'searchVector' AS "record" ` +
       `FROM ${q(meta.table)} AS t WHERE t."searchVector" @@ ${PREFIXES} AND t."deletedAt" IS NULL${rows}`
