@@ -15,23 +15,25 @@ async function createKey(
   catalog: CollectionCatalog,
   name: string,
   expiresAt: Date,
+  roleId: string | null = null,
 ): Promise<{ id: string; token: string }> {
   const { records } = await writes.create(
     catalog.require('apiKeys'),
-    [{ name, expiresAt: expiresAt.toISOString() }],
+    [{ name, expiresAt: expiresAt.toISOString(), roleId }],
     { depth: 0 },
     SYSTEM_ACTOR,
   );
   return { id: records[0].id as string, token: records[0].token as string };
 }
 
-/** Creates an API key in a running application (command-line tools, tests, benchmarks). */
+/** Creates an API key in a running application (command-line tools, tests, benchmarks), of a role (by id) or none (admin). */
 export function createApiKey(
   app: INestApplicationContext,
   name: string,
   expiresAt: Date,
+  roleId: string | null = null,
 ): Promise<{ id: string; token: string }> {
-  return createKey(app.get(RecordWrites), app.get(CollectionCatalog), name, expiresAt);
+  return createKey(app.get(RecordWrites), app.get(CollectionCatalog), name, expiresAt, roleId);
 }
 
 /**
