@@ -70,6 +70,7 @@ import {
   platformaticConfig,
 } from './lib/peers';
 import { compareStatements, SqlCapture } from './lib/sql-capture';
+import { COLLECTION_DEFINITIONS } from '../src/collections';
 
 const ROOT = resolve(__dirname, '..');
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/crm_bench';
@@ -344,7 +345,17 @@ async function main(): Promise<void> {
     }
     await removeRunLeftovers(db, { keys: true });
     await vacuumSeeded(db);
-    const key = await createBenchKey(db);
+    const admin = await createBenchKey(db);
+    // a role with one grant per collection (admin-only ones excepted), for the scenarios marked key: 'role'
+    const roleKey = await createBenchKey(
+      db,
+      COLLECTION_DEFINITIONS.filter((d) => !d.adminOnly).map((d) => ({
+        collection: d.plural,
+        actions: ['read', 'create', 'update', 'delete'],
+      })),
+    );
+    const tokenOf = (scenario: Scenario) => (scenario.key === 'role' ? roleKey.token : admin.token);
+    const key = admin;
     const data = await prepareData(db, options.rows);
     if (options.peers.length && !options.sqlCheck) data.peer = await preparePeerData(db, data.companyIds);
 
@@ -379,7 +390,11 @@ async function main(): Promise<void> {
       const answers = new Map<string, unknown>();
       for (const target of live) {
         if (!serves(target, scenario)) continue;
-        const answer = await sendOnce(target, key.token, requestFor(scenario, data, 0, target, `check-${target.name}`));
+        const answer = await sendOnce(
+          target,
+          tokenOf(scenario),
+          requestFor(scenario, data, 0, target, `check-${target.name}`),
+        );
         if (answer.status < 200 || answer.status >= 300) {
           throw new Error(
             `pre-check: ${scenario.name} on ${target.name} answered HTTP ${answer.status}:\n${answer.text.slice(0, 2000)}`,
@@ -426,7 +441,7 @@ async function main(): Promise<void> {
           if (interrupted) throw new Error('interrupted');
           const offset = round * 100_003;
           const stream = `${target.name}-r${round}`;
-          const warm = await load(target, key.token, scenario, data, {
+          const warm = await load(target, tokenOf(scenario), scenario, data, {
             duration: options.warmup,
             connections: scenario.connections ?? options.connections,
             stream: `${stream}w`,
@@ -448,7 +463,7 @@ async function main(): Promise<void> {
           const rss = target.child ? sampleRss(target.child.pid) : undefined;
           const cpuBefore = target.child ? cpuSeconds(target.child.pid) : undefined;
           const dbCpuBefore = localDatabase ? postgresCpu() : undefined;
-          const { result } = await load(target, key.token, scenario, data, {
+          const { result } = await load(target, tokenOf(scenario), scenario, data, {
             duration: options.duration,
             connections: scenario.connections ?? options.connections,
             stream,

@@ -193,7 +193,10 @@ export async function removeRunLeftovers(db: Client, { keys }: { keys: boolean }
   await db.query(`DELETE FROM "person" WHERE "createdBySource" <> 'IMPORT'`);
   await db.query(`DELETE FROM "company" WHERE "createdBySource" <> 'IMPORT'`);
   await db.query('TRUNCATE "auditLog", "timelineActivity", "webhookDelivery"');
-  if (keys) await db.query(`DELETE FROM "apiKey" WHERE "name" LIKE 'benchmark %'`);
+  if (keys) {
+    await db.query(`DELETE FROM "apiKey" WHERE "name" LIKE 'benchmark %'`);
+    await db.query(`DELETE FROM "role" WHERE "name" LIKE 'benchmark %'`);
+  }
 }
 
 /**
@@ -225,13 +228,25 @@ export async function restoreSeededPeople(db: Client, rows: number): Promise<num
   return restored;
 }
 
-/** An API key made as the service makes them (random token, SHA-256 hash stored), valid for a day. */
-export async function createBenchKey(db: Client): Promise<{ id: string; token: string }> {
+/**
+ * An API key made as the service makes them (random token, SHA-256 hash stored), valid for a day;
+ * with `grants`, of a role with those grants (API.md section 14), else an admin key.
+ */
+export async function createBenchKey(db: Client, grants?: unknown[]): Promise<{ id: string; token: string }> {
   const token = generateToken();
+  const stamp = new Date().toISOString();
+  let roleId: string | null = null;
+  if (grants) {
+    const role = await db.query(`INSERT INTO "role" ("name", "permissions") VALUES ($1, $2) RETURNING "id"`, [
+      `benchmark ${stamp}`,
+      JSON.stringify(grants),
+    ]);
+    roleId = role.rows[0].id;
+  }
   const [row] = (
     await db.query(
-      `INSERT INTO "apiKey" ("name", "tokenHash", "expiresAt") VALUES ($1, $2, now() + interval '1 day') RETURNING "id"`,
-      [`benchmark ${new Date().toISOString()}`, hashToken(token)],
+      `INSERT INTO "apiKey" ("name", "tokenHash", "expiresAt", "roleId") VALUES ($1, $2, now() + interval '1 day', $3) RETURNING "id"`,
+      [`benchmark ${grants ? 'role ' : ''}${stamp}`, hashToken(token), roleId],
     )
   ).rows;
   return { id: row.id, token };

@@ -53,6 +53,12 @@ export interface Scenario {
    * own time and plan at bench size, printed after the table and kept in the JSON.
    */
   explain?: number;
+  /**
+   * `role`: sent with the key of a role with one grant per collection (every action, no hidden
+   * field, no row filter): what the access checks of API.md section 14 cost, beside the same
+   * scenario with an admin key.
+   */
+  key?: 'role';
   /** How the pre-check compares the service's answer with the baseline's: the same JSON, or the same shape (writes). */
   compare: 'json' | 'shape';
   /** Top-level keys the comparison ignores (count=none: whether totalCount is there is up to each). */
@@ -163,6 +169,20 @@ export const SCENARIOS: Scenario[] = [
     description:
       'GET /rest/companies?limit=60&depth=0&filter=employees[gte]:N (N rotating 10..1000; 28-73 % of rows match) with the exact totalCount',
     compare: 'json',
+    request: (_d, i) => ({ method: 'GET', path: listCompanies(i) }),
+  },
+  {
+    name: 'get-d0-role',
+    description: 'get-d0 with the key of a role with one grant per collection (the access checks of roles)',
+    compare: 'json',
+    key: 'role',
+    request: (d, i) => ({ method: 'GET', path: `/rest/people/${d.people[i % d.people.length].id}?depth=0` }),
+  },
+  {
+    name: 'list-d0-role',
+    description: 'list-d0 with the key of a role with one grant per collection (the access checks of roles)',
+    compare: 'json',
+    key: 'role',
     request: (_d, i) => ({ method: 'GET', path: listCompanies(i) }),
   },
   {
