@@ -2,27 +2,9 @@ import { filterSql, whereSql } from './filter-sql';
 import { parseFilter } from './parse-filter';
 import { filterMentions, resolveFilter } from './resolve-filter';
 import { SqlParams } from './sql-params';
-import { QueryError } from '../errors/query-error';
-import { ColumnRef, QueryTarget } from '../model/column-ref';
+import { peopleTarget } from './query-target.fixture';
 
-const columns: Record<string, ColumnRef> = {
-  id: { path: 'id', column: 'id', type: 'UUID', nullable: false },
-  name: { path: 'name', column: 'name', type: 'TEXT', nullable: false },
-  employees: { path: 'employees', column: 'employees', type: 'NUMBER', nullable: true },
-  createdAt: { path: 'createdAt', column: 'createdAt', type: 'DATE_TIME', nullable: false },
-  deletedAt: { path: 'deletedAt', column: 'deletedAt', type: 'DATE_TIME', nullable: true },
-  'name.firstName': { path: 'name.firstName', column: 'nameFirstName', type: 'TEXT', nullable: true },
-};
-const target: QueryTarget = {
-  objectName: 'person',
-  plural: 'people',
-  table: 'person',
-  resolve: (path) => {
-    const ref = columns[path.join('.')];
-    if (!ref) throw new QueryError(`field '${path.join('.')}' does not exist in 'person' object`);
-    return ref;
-  },
-};
+const target = peopleTarget;
 
 /** A filter string parsed and checked against the target. */
 const checked = (text: string) => resolveFilter(target, parseFilter(text));

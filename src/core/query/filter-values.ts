@@ -1,24 +1,11 @@
 import { isIsoDate, isIsoDateTime, isUuid } from '../fields/field-rules';
 import type { ScalarFieldType } from '../fields/field-definition';
-import { FilterOperator, ScalarValue } from './parse-filter';
+import { FILTER_OPERATORS, FilterOperator, ScalarValue } from './parse-filter';
 import { QueryError } from '../errors/query-error';
 import { ColumnRef } from '../model/column-ref';
 
 /** Operators each stored type accepts. */
-const TEXT_OPS: FilterOperator[] = [
-  'eq',
-  'neq',
-  'in',
-  'is',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'startsWith',
-  'endsWith',
-  'like',
-  'ilike',
-];
+const TEXT_OPS = FILTER_OPERATORS.filter((op) => op !== 'containsAny');
 const ORDERED_OPS: FilterOperator[] = ['eq', 'neq', 'in', 'is', 'gt', 'gte', 'lt', 'lte'];
 export const OPERATORS_BY_TYPE: Record<ScalarFieldType, readonly FilterOperator[]> = {
   TEXT: TEXT_OPS,

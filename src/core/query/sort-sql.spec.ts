@@ -1,26 +1,9 @@
 import { keysetSql, orderBySql, resolveSort, reverseSort } from './sort-sql';
 import { SqlParams } from './sql-params';
 import { parseOrderBy } from './parse-order-by';
-import { QueryError } from '../errors/query-error';
-import { ColumnRef, QueryTarget } from '../model/column-ref';
+import { peopleTarget } from './query-target.fixture';
 
-const columns: Record<string, ColumnRef> = {
-  id: { path: 'id', column: 'id', type: 'UUID', nullable: false },
-  name: { path: 'name', column: 'name', type: 'TEXT', nullable: false },
-  employees: { path: 'employees', column: 'employees', type: 'NUMBER', nullable: true },
-  createdAt: { path: 'createdAt', column: 'createdAt', type: 'DATE_TIME', nullable: false },
-  'name.firstName': { path: 'name.firstName', column: 'nameFirstName', type: 'TEXT', nullable: true },
-};
-const target: QueryTarget = {
-  objectName: 'person',
-  plural: 'people',
-  table: 'person',
-  resolve: (path) => {
-    const ref = columns[path.join('.')];
-    if (!ref) throw new QueryError(`field '${path.join('.')}' does not exist in 'person' object`);
-    return ref;
-  },
-};
+const target = peopleTarget;
 
 /** Every $n used in the SQL, to check that each bound parameter is used exactly as numbered. */
 const placeholders = (sql: string) =>
