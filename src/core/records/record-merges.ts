@@ -108,6 +108,8 @@ export class RecordMerges {
         values,
       ))!;
       events.push(recordEvent(meta, 'updated', survivor, codec.toRecord(row)));
+      // the survivor must stay within the key's rows (API.md section 14)
+      await steps.requireInScope(tx, [survivorId]);
     }
     await this.events.record(tx, events, actor);
     return (await this.shaper.shape(tx, meta, [row], shape, actor.access))[0];

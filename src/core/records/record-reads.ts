@@ -56,6 +56,6 @@ export class RecordReads {
     const row = await this.repositories.of(meta, access).findLive(this.db, id);
     if (!row) throw new NotFoundException('Record not found');
     const [record] = await this.shaper.shape(this.db, meta, [row], shape, access);
-    return { record, etag: etagOf(row) };
+    return { record, etag: etagOf(row, this.keys.etagKey) };
   }
 }

@@ -8,6 +8,7 @@ import { recordEvent } from '../model/record-events';
 import { Shape } from '../query/record-shape';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
+import { KeyRing } from '../security/keys';
 import { checkIfMatch, etagOf, IfMatch } from './etag';
 import { insertRows } from './insert-rows';
 import { VersionedRecord } from './record-reads';
@@ -30,6 +31,7 @@ export class RecordWrites {
     private readonly codecs: RecordCodecs,
     private readonly shaper: RecordShaper,
     private readonly events: RecordEventBus,
+    private readonly keys: KeyRing,
   ) {}
 
   /**
@@ -66,7 +68,7 @@ export class RecordWrites {
       const shaped = await this.shaper.shape(db, meta, rows, shape, actor.access);
       return {
         records: shaped.map((record, i) => ({ ...record, ...extras[i] })),
-        etag: rows.length === 1 ? etagOf(rows[0]) : undefined,
+        etag: rows.length === 1 ? etagOf(rows[0], this.keys.etagKey) : undefined,
       };
     });
   }
@@ -89,7 +91,10 @@ export class RecordWrites {
     const { columns, values } = this.codecs.of(meta).updateAssignments(input);
     const answer = async (db: Queryable, row: Row | undefined) => {
       if (!row) throw new NotFoundException('Record not found');
-      return { record: (await this.shaper.shape(db, meta, [row], shape, access))[0], etag: etagOf(row) };
+      return {
+        record: (await this.shaper.shape(db, meta, [row], shape, access))[0],
+        etag: etagOf(row, this.keys.etagKey),
+      };
     };
     const update = async (db: Queryable) => {
       const write = this.repositories.writes(meta, access).update(
@@ -101,14 +106,14 @@ export class RecordWrites {
     };
     if (columns.length === 0) {
       const row = await steps.findLiveForWrite(this.unit.db, id, false);
-      if (row) checkIfMatch(ifMatch, row);
+      if (row) checkIfMatch(ifMatch, row, this.keys.etagKey);
       return answer(this.unit.db, row);
     }
     if (ifMatch === undefined) return this.unit.single(meta, async (db) => answer(db, await update(db)));
     return this.unit.run(meta, async (tx) => {
       const before = await steps.findLiveForWrite(tx, id, true);
       if (!before) throw new NotFoundException('Record not found');
-      checkIfMatch(ifMatch, before);
+      checkIfMatch(ifMatch, before, this.keys.etagKey);
       return answer(tx, await update(tx));
     });
   }
@@ -136,7 +141,7 @@ export class RecordWrites {
         async (tx: Queryable) => {
           const current = await this.repositories.steps(meta, actor.access).lockOne(tx, id, soft);
           if (!current) throw new NotFoundException('Record not found');
-          checkIfMatch(ifMatch, current);
+          checkIfMatch(ifMatch, current, this.keys.etagKey);
           return remove(tx);
         },
         touches,
@@ -155,7 +160,10 @@ export class RecordWrites {
         actor,
       );
       if (!row) throw new NotFoundException('Record not found');
-      return { record: (await this.shaper.shape(db, meta, [row], shape, actor.access))[0], etag: etagOf(row) };
+      return {
+        record: (await this.shaper.shape(db, meta, [row], shape, actor.access))[0],
+        etag: etagOf(row, this.keys.etagKey),
+      };
     });
   }
 }

@@ -1,4 +1,6 @@
 import { checkIfMatch, etagOf } from '../records/etag';
+
+const KEY = Buffer.alloc(32, 1);
 import { countPreference, parseIfMatch } from './preconditions';
 
 describe('parseIfMatch', () => {
@@ -20,18 +22,20 @@ describe('parseIfMatch', () => {
 describe('checkIfMatch', () => {
   const row = { id: '1', name: 'a', updatedAt: '2026-01-01 00:00:00.123456+00' };
   it('passes the current tag, *, or a list holding it; fails on anything else', () => {
-    const current = etagOf(row);
-    expect(() => checkIfMatch([current], row)).not.toThrow();
-    expect(() => checkIfMatch('*', row)).not.toThrow();
-    expect(() => checkIfMatch(['"old"', current], row)).not.toThrow();
-    expect(() => checkIfMatch(['"old"'], row)).toThrow('has changed');
-    expect(() => checkIfMatch([`W/${current}`], row)).toThrow('has changed');
+    const current = etagOf(row, KEY);
+    expect(() => checkIfMatch([current], row, KEY)).not.toThrow();
+    expect(() => checkIfMatch('*', row, KEY)).not.toThrow();
+    expect(() => checkIfMatch(['"old"', current], row, KEY)).not.toThrow();
+    expect(() => checkIfMatch(['"old"'], row, KEY)).toThrow('has changed');
+    expect(() => checkIfMatch([`W/${current}`], row, KEY)).toThrow('has changed');
   });
 
   it('changes with any column', () => {
-    expect(etagOf(row)).toBe(etagOf({ ...row }));
-    expect(etagOf(row)).not.toBe(etagOf({ ...row, name: 'b' }));
-    expect(etagOf(row)).not.toBe(etagOf({ ...row, updatedAt: '2026-01-01 00:00:00.123457+00' }));
+    expect(etagOf(row, KEY)).toBe(etagOf({ ...row }, KEY));
+    expect(etagOf(row, KEY)).not.toBe(etagOf({ ...row, name: 'b' }, KEY));
+    expect(etagOf(row, KEY)).not.toBe(etagOf({ ...row, updatedAt: '2026-01-01 00:00:00.123457+00' }, KEY));
+    // keyed: without the service's key, a guess of a value cannot be tested against it
+    expect(etagOf(row, KEY)).not.toBe(etagOf(row, Buffer.alloc(32, 2)));
   });
 });
 

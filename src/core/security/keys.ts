@@ -32,7 +32,7 @@ export function loadMasterKey(config: AppConfig): Buffer {
 }
 
 /** Derives an independent sub-key per purpose, so one secret serves encryption and signatures. */
-export function deriveKey(master: Buffer, purpose: 'field-encryption' | 'cursor-signing'): Buffer {
+export function deriveKey(master: Buffer, purpose: 'field-encryption' | 'cursor-signing' | 'etag'): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.from('crm-record-service'), Buffer.from(purpose), 32));
 }
 
@@ -40,9 +40,12 @@ export function deriveKey(master: Buffer, purpose: 'field-encryption' | 'cursor-
 export class KeyRing {
   readonly cursorKey: Buffer;
   readonly fieldKey: Buffer;
+  /** Keys the ETags of records (see records/etag.ts). */
+  readonly etagKey: Buffer;
 
   constructor(master: Buffer) {
     this.cursorKey = deriveKey(master, 'cursor-signing');
     this.fieldKey = deriveKey(master, 'field-encryption');
+    this.etagKey = deriveKey(master, 'etag');
   }
 }
