@@ -27,6 +27,7 @@ function compileGrant(meta: CollectionMeta, input: GrantInput): Grant {
     actions: new Set(input.actions),
     hidden,
     readOnly: new Set((input.readOnlyFields ?? []).filter((f) => known.has(f))),
+    omitted: hidden,
     rows: input.filter === undefined ? undefined : resolveRowFilter(meta, input.filter),
   };
 }
@@ -46,12 +47,13 @@ export function compileGrants(catalog: CollectionCatalog, permissions: GrantInpu
   const readable = [...grants]
     .filter(([, g]) => g.actions.has('read'))
     .map(([plural]) => ({ plural, singular: catalog.require(plural).def.singular }));
+  const canRead = (plural: string) => grants.get(plural)?.actions.has('read') === true;
   for (const [plural, grant] of grants) {
     const meta = catalog.require(plural);
     const visible = meta.def.hooks?.visibleRows?.(readable);
-    if (visible === undefined) continue;
-    const rows = both(grant.rows, resolveFilter(meta, parseFilter(visible)));
-    grants.set(plural, { ...grant, rows });
+    const rows = visible === undefined ? grant.rows : both(grant.rows, resolveFilter(meta, parseFilter(visible)));
+    const closed = [...meta.manyToOne, ...meta.oneToMany].filter((r) => !canRead(r.target)).map((r) => r.name);
+    grants.set(plural, { ...grant, rows, omitted: new Set([...grant.hidden, ...closed]) });
   }
   const bySingular = new Map([...grants].map(([plural, grant]) => [catalog.require(plural).def.singular, grant]));
   return { byPlural: grants, bySingular };

@@ -1,7 +1,6 @@
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import type { ApiRecord } from '../model/record';
-import { canRead } from './access-checks';
 
 /**
  * A record as the key may see it (API.md section 14): without the fields its grant hides, without
@@ -14,11 +13,9 @@ export function redact(meta: CollectionMeta, record: ApiRecord, access: Access):
   const grant = access.grant(meta.plural);
   if (!grant) return {};
   let out = record;
-  const closed = [...meta.manyToOne, ...meta.oneToMany].filter((r) => !canRead(access, r.target)).map((r) => r.name);
-  if (grant.hidden.size > 0 || closed.length > 0) {
+  if (grant.omitted.size > 0) {
     out = {};
-    for (const [name, value] of Object.entries(record))
-      if (!grant.hidden.has(name) && !closed.includes(name)) out[name] = value;
+    for (const name in record) if (!grant.omitted.has(name)) out[name] = record[name];
   }
   return meta.def.hooks?.redact ? meta.def.hooks.redact(out, access) : out;
 }

@@ -12,6 +12,11 @@ export interface Grant {
   readonly hidden: ReadonlySet<string>;
   /** Fields the key can read but not write. */
   readonly readOnly: ReadonlySet<string>;
+  /**
+   * What records of the collection lose before the key sees them: its hidden fields, and the
+   * relations to collections the key cannot read (worked out once, when the role is compiled).
+   */
+  readonly omitted: ReadonlySet<string>;
   /** The rows the key sees and changes (its grant's filter, checked); undefined: every row. */
   readonly rows?: ResolvedFilter;
 }
@@ -31,7 +36,7 @@ export interface Access {
   grantOfObject(singular: string): Grant | undefined;
 }
 
-const EVERYTHING: Grant = { actions: new Set(ACTIONS), hidden: new Set(), readOnly: new Set() };
+const EVERYTHING: Grant = { actions: new Set(ACTIONS), hidden: new Set(), readOnly: new Set(), omitted: new Set() };
 
 /** The access of an admin key (or a key with no role): every action on every collection, every field, every row. */
 export function adminAccess(keyName: string): Access {

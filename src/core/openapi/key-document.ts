@@ -1,5 +1,5 @@
 import { getSchemaPath, OpenAPIObject } from '@nestjs/swagger';
-import { canRead, canSearch } from '../access/access-checks';
+import { canSearch } from '../access/access-checks';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { DocumentLimits } from './route-parameters';
@@ -18,9 +18,6 @@ const nameOf = (type: Parameters<typeof getSchemaPath>[0]) => getSchemaPath(type
  */
 function restrictSchemas(schemas: Record<string, Schema>, meta: CollectionMeta, access: Access): void {
   const grant = access.grant(meta.plural)!;
-  const closedRelations = [...meta.manyToOne, ...meta.oneToMany]
-    .filter((r) => !canRead(access, r.target))
-    .map((r) => r.name);
   const drop = (name: string, leaveOut: (field: string) => boolean) => {
     const schema = schemas[name];
     if (!schema?.properties) return;
@@ -28,11 +25,10 @@ function restrictSchemas(schemas: Record<string, Schema>, meta: CollectionMeta, 
     const required = (schema.required as string[] | undefined)?.filter((f) => !leaveOut(f));
     schemas[name] = { ...schema, properties, ...(required ? { required } : {}) };
   };
-  const unreadable = (f: string) => grant.hidden.has(f);
   const unwritable = (f: string) => grant.hidden.has(f) || grant.readOnly.has(f);
   drop(nameOf(meta.def.create), unwritable);
   drop(nameOf(meta.def.update), unwritable);
-  drop(nameOf(meta.def.response), (f) => unreadable(f) || closedRelations.includes(f));
+  drop(nameOf(meta.def.response), (f) => grant.omitted.has(f));
 }
 
 /**
