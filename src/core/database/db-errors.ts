@@ -26,6 +26,8 @@ export function constraintViolation(error: PgError): ConstraintViolation | undef
   const kinds: Record<string, ConstraintViolation['kind']> = {
     '23505': 'unique',
     '23503': 'foreign-key',
+    // PostgreSQL 17 (PGlite) reports a RESTRICT that fires as its own code
+    '23001': 'foreign-key',
     '23502': 'not-null',
     '23514': 'check',
   };
@@ -87,4 +89,9 @@ export function isUnavailableError(error: PgError): boolean {
  */
 export function isOutsideRowsError(error: PgError): boolean {
   return error.code === 'CRM03' && typeof error.message === 'string';
+}
+
+/** A delete refused because records still point at the one deleted (RESTRICT or NO ACTION foreign keys). */
+export function isStillReferencedError(error: PgError): boolean {
+  return error.code === '23503' || error.code === '23001';
 }

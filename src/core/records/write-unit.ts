@@ -3,6 +3,7 @@ import { writeProblems } from '../access/field-access';
 import { CountCache } from '../cache/count-cache';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
+import { isStillReferencedError, PgError } from '../database/db-errors';
 import { RecordEventBus } from '../events/event-bus';
 import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
 import type { Access } from '../model/access';
@@ -104,7 +105,7 @@ export class WriteUnit {
    * how many records point at the ones to delete, instead of the database's error; other errors as they are.
    */
   async explainDestroy(meta: CollectionMeta, ids: string[], error: unknown): Promise<unknown> {
-    if ((error as { code?: string }).code !== '23503') return error;
+    if (!isStillReferencedError(error as PgError)) return error;
     const restricting = this.catalog
       .all()
       .flatMap((child) =>
