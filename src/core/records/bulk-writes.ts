@@ -9,6 +9,7 @@ import { BulkQuery } from '../query/bulk-query';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
 import { FilterTarget } from '../repository/transaction-steps';
+import { RecordReferences } from './record-references';
 import { RecordShaper } from './record-shaper';
 import { WriteUnit } from './write-unit';
 
@@ -26,6 +27,7 @@ export class RecordBulkWrites {
     private readonly shaper: RecordShaper,
     private readonly events: RecordEventBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly references: RecordReferences,
   ) {}
 
   /** 400 (the transaction rolls back: nothing changed) when more than BULK_MAX records match. */
@@ -94,6 +96,7 @@ export class RecordBulkWrites {
         await this.repositories.steps(meta, actor.access).reserveMemory(tx, ids.length);
         const writes = this.repositories.writes(meta, actor.access);
         if (!soft) {
+          await this.references.refuseInUse(tx, meta, ids);
           const rows = await this.events.write(tx, writes.destroy(ids, 'many'), actor);
           return rows.map((row) => ({ id: row.id }));
         }
@@ -104,7 +107,7 @@ export class RecordBulkWrites {
       soft ? 'own' : 'all',
     );
     return work.catch(async (error) => {
-      throw soft ? error : await this.unit.explainDestroy(meta, ids, error);
+      throw soft ? error : await this.references.explain(this.unit.db, meta, ids, error);
     });
   }
 

@@ -12,6 +12,7 @@ import { KeyRing } from '../security/keys';
 import { checkIfMatch, etagOf, IfMatch } from './etag';
 import { insertRows } from './insert-rows';
 import { VersionedRecord } from './record-reads';
+import { RecordReferences } from './record-references';
 import { RecordShaper } from './record-shaper';
 import { CreateOptions, CreateResult, WriteUnit } from './write-unit';
 
@@ -32,6 +33,7 @@ export class RecordWrites {
     private readonly shaper: RecordShaper,
     private readonly events: RecordEventBus,
     private readonly keys: KeyRing,
+    private readonly references: RecordReferences,
   ) {}
 
   /**
@@ -135,6 +137,7 @@ export class RecordWrites {
     };
     const touches = soft ? 'own' : 'all';
     try {
+      if (!soft) await this.references.refuseInUse(this.unit.db, meta, [id]);
       if (!ifMatch) return await this.unit.single(meta, remove, touches);
       return await this.unit.run(
         meta,
@@ -147,7 +150,7 @@ export class RecordWrites {
         touches,
       );
     } catch (error) {
-      throw soft ? error : await this.unit.explainDestroy(meta, [id], error);
+      throw soft ? error : await this.references.explain(this.unit.db, meta, [id], error);
     }
   }
 

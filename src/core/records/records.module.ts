@@ -21,6 +21,7 @@ import { RecordShaper } from './record-shaper';
 import { RecordWrites } from './record-writes';
 import { RecordServices } from './record-services';
 import { RecordChecks } from './record-checks';
+import { RecordReferences } from './record-references';
 import { RelationLoader } from './relation-loader';
 import { WriteUnit } from './write-unit';
 
@@ -95,6 +96,7 @@ export class RecordsModule {
         RecordCounts,
         WriteUnit,
         RecordChecks,
+        RecordReferences,
         ...SERVICES,
       ],
       exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, RecordChecks, ...SERVICES],

@@ -3,7 +3,6 @@ import { writeProblems } from '../access/field-access';
 import { CountCache } from '../cache/count-cache';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
-import { isStillReferencedError, PgError } from '../database/db-errors';
 import { RecordEventBus } from '../events/event-bus';
 import { IdempotencyRequest, IdempotencyStore } from '../idempotency/idempotency.store';
 import type { Access } from '../model/access';
@@ -12,7 +11,6 @@ import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord, Row } from '../model/record';
 import { explainBatchError } from './batch-errors';
 import { RecordChecks } from './record-checks';
-import { Repositories } from '../repository/repositories';
 
 export interface CreateOptions {
   /** Several records: a constraint error names the index of each offending record. */
@@ -51,7 +49,6 @@ export class WriteUnit {
     private readonly idempotency: IdempotencyStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checks: RecordChecks,
-    private readonly repositories: Repositories,
   ) {}
 
   /**
@@ -98,29 +95,6 @@ export class WriteUnit {
     } catch (error) {
       throw options.indexed ? explainBatchError(this.catalog, meta, error, inputs) : error;
     }
-  }
-
-  /**
-   * A hard delete refused by a relation declared RESTRICT (a role that keys point at): a 400 naming
-   * how many records point at the ones to delete, instead of the database's error; other errors as they are.
-   */
-  async explainDestroy(meta: CollectionMeta, ids: string[], error: unknown): Promise<unknown> {
-    if (!isStillReferencedError(error as PgError)) return error;
-    const restricting = this.catalog
-      .all()
-      .flatMap((child) =>
-        child.manyToOne.filter((r) => r.target === meta.plural && r.onDelete === 'RESTRICT').map((r) => ({ child, r })),
-      );
-    for (const { child, r } of restricting) {
-      // every record that points counts (the key may not see them all: it is told how many)
-      const count = await this.repositories.of(child, undefined).countPointingAt(this.db, r.joinColumn, ids);
-      if (count > 0)
-        return new BadRequestException(
-          `${count} ${child.plural} point at ${ids.length === 1 ? `this ${meta.def.singular}` : `these ${meta.plural}`} (${r.joinColumn}): ` +
-            `a ${meta.def.singular} in use cannot be hard-deleted; point them elsewhere first`,
-        );
-    }
-    return error;
   }
 
   async run<T>(meta: CollectionMeta, work: (tx: Queryable) => Promise<T>, touches: Touches = 'own'): Promise<T> {
