@@ -23,6 +23,8 @@ export interface CollectionFacts {
   labelIdentifier: string | null;
   timeline: boolean;
   duplicateCriteria: string[][];
+  /** Unique indexes over several columns (collections.json `indexes`, the unique ones). */
+  uniqueIndexes: { columns: string[]; where?: string }[];
   fields: FieldFacts[];
 }
 

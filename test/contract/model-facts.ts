@@ -2,11 +2,12 @@ import { subFieldsOf } from '../../src/core/fields/composite-fields';
 import { COMPOSITE_FIELD_TYPES, isRequired } from '../../src/core/fields/field-definition';
 import { CollectionCatalog } from '../../src/core/model/collection-catalog';
 import { CollectionMeta } from '../../src/core/model/collection-meta';
+import { recordEntityOptions } from '../../src/core/model/record-entity-options';
 import type { CollectionFacts, Difference, FieldFacts, SubFieldFacts } from './contract-facts';
 
 /** What the service's collection model says, in the shape of the contract's facts. */
 export function modelCollection(meta: CollectionMeta): CollectionFacts {
-  const { singular, pascal, pascalPlural, labelIdentifier, timeline, duplicateCriteria } = meta.def;
+  const { singular, pascal, pascalPlural, timeline, duplicateCriteria } = meta.def;
   const fields: FieldFacts[] = meta.fields.map((f) => ({
     name: f.name,
     type: f.type,
@@ -34,15 +35,11 @@ export function modelCollection(meta: CollectionMeta): CollectionFacts {
     });
   }
   if (meta.searchable) fields.push({ name: 'searchVector', type: 'TS_VECTOR' });
-  return {
-    singular,
-    pascal,
-    pascalPlural,
-    labelIdentifier: labelIdentifier ?? null,
-    timeline,
-    duplicateCriteria,
-    fields,
-  };
+  const uniqueIndexes = (recordEntityOptions(meta.def.entity).indexes ?? [])
+    .filter((i) => i.unique)
+    .map(({ columns, where }) => ({ columns, where }));
+  const labelIdentifier = meta.def.labelIdentifier ?? null;
+  return { singular, pascal, pascalPlural, labelIdentifier, timeline, duplicateCriteria, uniqueIndexes, fields };
 }
 
 export function modelCompositeTypes(): Record<string, SubFieldFacts[]> {
@@ -86,7 +83,15 @@ function compareNamed<T extends { name: string }>(
 
 const FIELD_KEYS = ['type', 'nullable', 'required', 'options', 'unique', 'joinColumnFor'];
 const RELATION_KEYS = ['kind', 'target', 'joinColumn', 'inverse', 'onDelete'];
-const COLLECTION_KEYS = ['singular', 'pascal', 'pascalPlural', 'labelIdentifier', 'timeline', 'duplicateCriteria'];
+const COLLECTION_KEYS = [
+  'singular',
+  'pascal',
+  'pascalPlural',
+  'labelIdentifier',
+  'timeline',
+  'duplicateCriteria',
+  'uniqueIndexes',
+];
 const DECLARE = ' (declare it in test/contract/contract-additions.ts with its API.md section)';
 
 function compareField(at: string, model: FieldFacts, contract: FieldFacts): Difference[] {

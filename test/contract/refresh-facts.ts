@@ -3,7 +3,7 @@
  *
  * Rewrites test/contract/collections.facts.json, the machine-readable facts of the contract's
  * collections.json that the model-vs-contract test compares the collections with: names, label
- * identifier, timeline, duplicate criteria, and per field its type, nullability, whether it is
+ * identifier, timeline, duplicate criteria, unique indexes, and per field its type, nullability, whether it is
  * required on create, options, uniqueness and relation (its prose notes and defaults are left
  * out). By default it reads collections.json from the spec folder beside this repository's
  * folder; `--check` only says whether the copy is up to date (exit code 1 when not).
@@ -34,6 +34,7 @@ interface SourceCollection {
   labelIdentifier: string | null;
   duplicateCriteria: string[][];
   timeline: boolean;
+  indexes?: { columns: string[]; unique?: boolean; where?: string }[];
   fields: SourceField[];
 }
 
@@ -88,6 +89,7 @@ export function factsOf(source: Record<string, unknown>, sha256: string): unknow
           labelIdentifier: c.labelIdentifier ?? null,
           timeline: c.timeline,
           duplicateCriteria: c.duplicateCriteria,
+          uniqueIndexes: (c.indexes ?? []).filter((i) => i.unique).map(({ columns, where }) => ({ columns, where })),
           fields: c.fields.map(fieldFacts),
         },
       ]),
