@@ -443,3 +443,43 @@ describe('MCP', () => {
     expect(Object.keys(succeeded).sort()).toEqual([...tools].sort());
   });
 });
+
+/** API.md section 13: MCP is subject to the same rate limits as the REST routes (one budget per key). */
+describe('MCP under the rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_PER_MINUTE: '6' });
+  });
+  afterAll(async () => t?.close());
+
+  it('tool calls spend the key budget; over it: 429 with Retry-After, for MCP and REST alike', async () => {
+    const mcp = (id: number) =>
+      fetch(`${t.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_collections' } }),
+      });
+    const answers = [];
+    for (let i = 1; i <= 5; i++) answers.push(await mcp(i));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['5', '4', '3', '2', '1']);
+    expect(((await answers[0].json()) as Json).result.structuredContent.collections.length).toBeGreaterThanOrEqual(37);
+    expect((await t.http.get('/companies?depth=0')).status).toBe(200); // the sixth request of the minute
+    for (const limited of [
+      await mcp(6),
+      await fetch(`${t.baseUrl}/companies`, { headers: { authorization: `Bearer ${t.token}` } }),
+    ]) {
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await limited.json()).toEqual({
+        statusCode: 429,
+        error: 'TooManyRequestsException',
+        messages: ['Rate limit exceeded: 6 requests per minute for this API key'],
+      });
+    }
+  });
+});

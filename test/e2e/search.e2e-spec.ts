@@ -72,6 +72,19 @@ describe('search across collections', () => {
     expect(paged.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('imageUrl is the avatar where the collection has one, else null', async () => {
+    const avatarUrl = 'https://img.example.com/imogen.png';
+    const person = (
+      await t.http.post('/people?depth=0', { name: { firstName: 'Imogen', lastName: 'Cunningham' }, avatarUrl })
+    ).body.data.createPerson;
+    const company = (await t.http.post('/companies?depth=0', { name: 'Imogen Works' })).body.data.createCompany;
+    const hits: Hit[] = (await search('imogen')).body.data.search;
+    const imageOf = (id: string) => (hits.find((h) => h.recordId === id) as Hit & { imageUrl: unknown }).imageUrl;
+    expect(hits.map((h) => h.recordId).sort()).toEqual([person.id, company.id].sort());
+    expect(imageOf(person.id)).toBe(avatarUrl);
+    expect(imageOf(company.id)).toBeNull();
+  });
+
   it('bad input: 400', async () => {
     for (const [path, message] of [
       ['/search', /query is required/],
