@@ -53,9 +53,17 @@ export class PostgresServer {
     const dir = mkdtempSync(join(reachableTempRoot(user), 'crm-pg-'));
     if (user) chownSync(dir, user.uid, user.gid);
     const server = new PostgresServer(reachableBinDir(bin, user), dir, await freePort(), user);
-    await server.run('initdb', [
+    await server.initdb().catch((error) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
+    return server;
+  }
+
+  private async initdb(): Promise<void> {
+    await this.run('initdb', [
       '-D',
-      server.dataDir,
+      this.dataDir,
       '-A',
       'trust',
       '-U',
@@ -65,7 +73,6 @@ export class PostgresServer {
       'UTF8',
       '--locale=C',
     ]);
-    return server;
   }
 
   /** Runs one of the binaries (as the server user when root); a failure names the command and why. */
