@@ -12,7 +12,6 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  statSync,
   symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,15 +62,19 @@ export function reachableTempRoot(user?: ServerUser): string {
  * `bin`, or a copy of its installation (bin, lib, share) that `user` can reach. As root the
  * server runs as another user, who cannot enter a clone inside a mode-0700 folder (a `mktemp -d`
  * folder, /root): the installation is then mirrored once into the temporary folder, world-readable
- * (hard links where the file system allows, else copies), and reused by every later run.
+ * (hard links where the file system allows, else copies), and reused by every later run and clone
+ * (named after the server binary's hash).
  */
 export function reachableBinDir(bin: string, user?: ServerUser): string {
   if (!user || !blockedFolder(join(bin, 'postgres'), user)) return bin;
   const install = dirname(realpathSync(bin));
-  const binary = statSync(join(install, basename(bin), 'postgres'));
-  const key = createHash('sha256').update(`${install}:${binary.size}:${binary.mtimeMs}`).digest('hex').slice(0, 12);
+  // one mirror per build of the server, whichever clone it comes from
+  const key = createHash('sha256')
+    .update(readFileSync(join(install, basename(bin), 'postgres')))
+    .digest('hex')
+    .slice(0, 12);
   const target = join(reachableTempRoot(user), `crm-postgres-${key}`);
-  if (!existsSync(target)) {
+  if (!existsSync(join(target, basename(bin), 'postgres'))) {
     // built aside, then renamed: parallel jest workers never see a half-made copy
     const building = `${target}.${process.pid}-${randomBytes(4).toString('hex')}`;
     mirror(install, building);
@@ -79,7 +82,8 @@ export function reachableBinDir(bin: string, user?: ServerUser): string {
       renameSync(building, target);
     } catch (error) {
       rmSync(building, { recursive: true, force: true });
-      if (!existsSync(target)) throw error;
+      if (!existsSync(join(target, basename(bin), 'postgres')))
+        throw new Error(`${target} is incomplete (delete it): ${(error as Error).message}`, { cause: error });
     }
   }
   return join(target, basename(bin));
