@@ -7,18 +7,26 @@ import { freePort } from './child-server';
 import { commandLine } from './server-user';
 import { announceSkippedSuite } from './skipped-suites';
 
-/** redis-server on the PATH (or in /usr/bin, /usr/sbin, /usr/local/bin), or undefined. */
+/**
+ * The redis-server binary: REDIS_SERVER_BIN when set (undefined if it cannot be run), else the
+ * one on the PATH (or in /usr/bin, /usr/sbin, /usr/local/bin), else undefined.
+ */
 export function redisServerBinary(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
-  for (const dir of dirs.filter(Boolean)) {
+  const runnable = (path: string) => {
     try {
-      accessSync(join(dir, 'redis-server'), constants.X_OK);
-      return join(dir, 'redis-server');
+      accessSync(path, constants.X_OK);
+      return true;
     } catch {
-      /* not here */
+      return false;
     }
-  }
-  return undefined;
+  };
+  if (process.env.REDIS_SERVER_BIN)
+    return runnable(process.env.REDIS_SERVER_BIN) ? process.env.REDIS_SERVER_BIN : undefined;
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
+  return dirs
+    .filter(Boolean)
+    .map((dir) => join(dir, 'redis-server'))
+    .find(runnable);
 }
 
 /** A Redis of the test's own: redis-server on 127.0.0.1 and a free port, nothing saved to disk. */
@@ -107,7 +115,7 @@ export function redisForSuite(suite: string): SuiteRedis {
   if (!enabled)
     announceSkippedSuite(
       suite,
-      'no Redis (no redis-server on this machine, TEST_REDIS_URL unset)',
+      `no Redis (${process.env.REDIS_SERVER_BIN ? `REDIS_SERVER_BIN=${process.env.REDIS_SERVER_BIN} cannot be run` : 'no redis-server on this machine'}, TEST_REDIS_URL unset)`,
       'apt-get install redis-server (the suite starts its own), or TEST_REDIS_URL=redis://127.0.0.1:6379 npm test',
     );
   return {
