@@ -103,7 +103,8 @@ export interface SuiteRedis {
 /**
  * For a suite that needs Redis, as postgresForSuite does for PostgreSQL: TEST_REDIS_URL when it
  * is set, else a redis-server of the file's own started in beforeAll; without either, the suite
- * is skipped and named at the end of the run with the command that makes it run. Every test file
+ * is skipped and named at the end of the run with the command that makes it run (it fails
+ * instead with REQUIRE_REDIS set, as in CI). Every test file
  * gets its own key prefix, so files running in parallel on one Redis never share a counter.
  */
 export function redisForSuite(suite: string): SuiteRedis {
@@ -111,7 +112,8 @@ export function redisForSuite(suite: string): SuiteRedis {
   const binary = given ? undefined : redisServerBinary();
   const prefix = `crm-test-${process.env.JEST_WORKER_ID ?? 0}-${randomBytes(4).toString('hex')}:`;
   let own: RedisServer | undefined;
-  const enabled = Boolean(given || binary);
+  // CI sets REQUIRE_REDIS: there, no Redis is a failure instead of a skip
+  const enabled = Boolean(given || binary || process.env.REQUIRE_REDIS);
   if (!enabled)
     announceSkippedSuite(
       suite,
@@ -123,6 +125,7 @@ export function redisForSuite(suite: string): SuiteRedis {
     describe: enabled ? describe : describe.skip,
     async beforeAll() {
       if (binary) own = await RedisServer.start(binary);
+      else if (!given) throw new Error('REQUIRE_REDIS is set, but there is no redis-server and no TEST_REDIS_URL');
     },
     async afterAll() {
       await own?.stop();
