@@ -143,6 +143,22 @@ describe('bulk writes by filter', () => {
     expect(n).toBe(0);
   });
 
+  it('aliases of one record: PUT updates like PATCH, PATCH /restore/people/<id> restores', async () => {
+    const { people } = await group(1);
+    const [{ id }] = people;
+    const put = await t.http.request('PUT', `/people/${id}?depth=0`, { body: { jobTitle: 'Put' } });
+    expect(put.status).toBe(200);
+    expect(put.body.data.updatePerson).toMatchObject({ id, jobTitle: 'Put' });
+    expect((await t.http.get(`/people/${id}?depth=0`)).body.data.person.jobTitle).toBe('Put');
+    expect(await auditCount('person.updated', [id])).toBe(1);
+    expect((await t.http.delete(`/people/${id}?soft_delete=true`)).status).toBe(200);
+    const restored = await t.http.patch(`/restore/people/${id}?depth=0`);
+    expect(restored.status).toBe(200);
+    expect(restored.body.data.restorePerson).toMatchObject({ id, deletedAt: null, jobTitle: 'Put' });
+    expect((await t.http.get(`/people/${id}`)).status).toBe(200);
+    expect(await auditCount('person.restored', [id])).toBe(1);
+  });
+
   it('an update many racing single PATCHes of other fields loses no write', async () => {
     const { city, people } = await group(10);
     const singles = people.map((p, i) => t.http.patch(`/people/${p.id}?depth=0`, { avatarUrl: `avatar-${i}` }));

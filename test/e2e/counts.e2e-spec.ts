@@ -1,12 +1,13 @@
 import { INestApplication } from '@nestjs/common';
+import Redis from 'ioredis';
 import { createApp } from '../../src/app.factory';
 import { Db } from '../../src/core/database/db';
 import { Http } from '../support/http';
 import { postgresForSuite } from '../support/embedded-postgres';
+import { redisForSuite } from '../support/redis-server';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const onPostgres = testDatabaseKind() === 'postgres';
 
 /**
@@ -38,8 +39,9 @@ describe('totalCount', () => {
   };
 
   beforeAll(async () => {
-    // on PostgreSQL the cache needs Redis (versions shared by instances); PGlite is one process
-    t = await startTestApp(onPostgres ? { REDIS_URL } : {});
+    // one instance: the cache keeps its versions in this process (on by default on PGlite only);
+    // versions shared through Redis are the next describe's
+    t = await startTestApp(onPostgres ? { COUNT_CACHE: 'on' } : {});
     const rows = Array.from({ length: 30 }, (_, i) => ({ name: `Count ${i}`, employees: i * 10 }));
     expect((await t.http.post('/batch/companies', rows)).status).toBe(201);
   });
@@ -56,7 +58,7 @@ describe('totalCount', () => {
         expect(res.body.totalCount).toBe(20);
       }
     });
-    expect(statements).toBeLessThanOrEqual(1);
+    expect(statements).toBe(1); // computed for the first page, reused by the next three
   });
 
   it('stays exact through every kind of write', async () => {
@@ -172,9 +174,13 @@ describe('totalCount', () => {
   });
 });
 
-/** Across instances: PostgreSQL only (TEST_DATABASE_URL, or a server of this file's own). */
+/**
+ * Across instances: two apps on one PostgreSQL (TEST_DATABASE_URL, or a server of this file's
+ * own) and one Redis (TEST_REDIS_URL, or a redis-server of this file's own) share the versions.
+ */
 const ownPostgres = postgresForSuite('counts-across-instances');
-ownPostgres.describe('totalCount across instances', () => {
+const redis = redisForSuite('counts-across-instances-redis');
+(redis.enabled ? ownPostgres.describe : describe.skip)('totalCount across instances', () => {
   let t: TestApp;
   const filter = 'employees[gte]:100';
   const truth = async () =>
@@ -186,12 +192,14 @@ ownPostgres.describe('totalCount across instances', () => {
 
   beforeAll(async () => {
     await ownPostgres.beforeAll();
-    t = await startTestApp({ REDIS_URL });
+    await redis.beforeAll();
+    t = await startTestApp(redis.env());
     const rows = Array.from({ length: 30 }, (_, i) => ({ name: `Count ${i}`, employees: i * 10 }));
     expect((await t.http.post('/batch/companies', rows)).status).toBe(201);
   });
   afterAll(async () => {
     await t?.close();
+    await redis.afterAll();
     await ownPostgres.afterAll();
   });
 
@@ -201,7 +209,7 @@ ownPostgres.describe('totalCount across instances', () => {
       ({ app: other } = await createApp({
         env: {
           ...t.database.env,
-          REDIS_URL,
+          ...redis.env(),
           ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
           BOOTSTRAP_API_KEY: 'false',
           LOG_LEVEL: 'silent',
@@ -211,11 +219,31 @@ ownPostgres.describe('totalCount across instances', () => {
       await other.listen(0, '127.0.0.1');
       const b = new Http(`${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`, t.token);
       const onB = async () => (await b.get(`/companies?filter=${filter}`)).body.totalCount as number;
-      const first = await onB();
+      const countsOnB = async (work: () => Promise<unknown>) => {
+        const spy = jest.spyOn(other!.get(Db), 'query');
+        try {
+          await work();
+          return spy.mock.calls.filter(([sql]) => /SELECT count\(\*\)/.test(sql)).length;
+        } finally {
+          spy.mockRestore();
+        }
+      };
+      let first = 0;
+      expect(await countsOnB(async () => (first = await onB()))).toBe(1);
       expect(first).toBe(await truth());
-      expect(await onB()).toBe(first); // cached on B
+      // cached on B: no count statement (without a reachable Redis, B would count every time)
+      expect(await countsOnB(async () => expect(await onB()).toBe(first))).toBe(0);
       await t.http.post('/companies', { name: 'Count on A', employees: 1000 }); // written through A
-      expect(await onB()).toBe(first + 1);
+      // B learns of A's write through Redis alone, and counts again
+      expect(await countsOnB(async () => expect(await onB()).toBe(first + 1))).toBe(1);
+      // the versions live under this file's own key prefix
+      const { REDIS_KEY_PREFIX } = redis.env();
+      const shared = new Redis(redis.env().REDIS_URL);
+      try {
+        expect(await shared.exists(`${REDIS_KEY_PREFIX}count-version:companies`)).toBe(1);
+      } finally {
+        shared.disconnect();
+      }
     } finally {
       await other?.close();
     }

@@ -1,6 +1,10 @@
+import { contractCollections } from '../contract/contract-facts';
 import { ALL_COLLECTIONS, createRecord, validPayload, validValue } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 import { CollectionMeta } from '../../src/core/model/collection-meta';
+import { subFieldsOf } from '../../src/core/fields/composite-fields';
+import { DeclaredField } from '../../src/core/fields/define-field';
+import { CompositeFieldType } from '../../src/core/fields/field-definition';
 import type { Json } from '../support/http';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -17,11 +21,27 @@ function expectFieldsEqual(meta: CollectionMeta, record: Record<string, unknown>
   }
 }
 
-/** A field whose value an update can change: the first plain text or number field. */
+/** A field whose value an update can change: the first plain text or number field, else a join column. */
 function updatableField(meta: CollectionMeta) {
-  return meta.fields.find(
-    (f) => ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE_TIME'].includes(f.type) && !f.writeOnly && !f.relation,
+  return (
+    meta.fields.find(
+      (f) => ['TEXT', 'NUMBER', 'BOOLEAN', 'DATE_TIME'].includes(f.type) && !f.writeOnly && !f.relation,
+    ) ?? meta.fields.find((f) => f.relation)
   );
+}
+
+/** A valid value other than `current` (validValue gives every record the same number, date and flag). */
+function changedValue(field: DeclaredField, current: unknown): unknown {
+  switch (field.type) {
+    case 'NUMBER':
+      return (typeof current === 'number' ? current : 0) + 1;
+    case 'BOOLEAN':
+      return !current;
+    case 'DATE_TIME':
+      return current === '2027-01-02T03:04:05.678Z' ? '2027-01-03T03:04:05.678Z' : '2027-01-02T03:04:05.678Z';
+    default:
+      return validValue(field, `${field.name}-updated`); // TEXT: a new unique text
+  }
 }
 
 describe('every operation on every collection', () => {
@@ -58,25 +78,43 @@ describe('every operation on every collection', () => {
     });
 
     it('lists (200, envelope with pageInfo and totalCount)', async () => {
-      const res = await t.http.get(`/${plural}?depth=0`);
+      const res = await t.http.get(`/${plural}?depth=0&limit=200`);
       expect(res.status).toBe(200);
-      expect(res.body.data[plural].map((r: { id: string }) => r.id)).toContain(created.id);
-      expect(res.body.totalCount).toBe(res.body.data[plural].length);
+      const [{ n: live }] = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "${meta.table}" WHERE "deletedAt" IS NULL`,
+      );
+      expect(res.body.totalCount).toBe(live);
+      expect(res.body.data[plural]).toHaveLength(Math.min(live, 200));
       expect(res.body.pageInfo).toEqual({
-        hasNextPage: false,
+        hasNextPage: live > 200,
         hasPreviousPage: false,
         startCursor: expect.any(String),
         endCursor: expect.any(String),
       });
+      const one = await t.http.get(`/${plural}?depth=0&filter=id[eq]:${created.id}`);
+      expect(one.body.data[plural].map((r: { id: string }) => r.id)).toEqual([created.id]);
+      expect(one.body.totalCount).toBe(1);
     });
 
     it('updates one field (200; only that field changes)', async () => {
       const field = updatableField(meta);
-      const value = field ? validValue(field, `${field.name}-updated`) : undefined;
+      // join-column-only junctions (noteTargets, taskTargets): re-point a join column
+      const value = field?.relation
+        ? (await createRecord(t.http, field.relation.target)).id
+        : field && changedValue(field, created[field.name]);
+      if (!field) {
+        // only a collection whose contract lists no field but relations has nothing to update
+        expect(contractCollections()[plural].fields.filter((f) => f.type !== 'RELATION')).toEqual([]);
+      }
       const res = await t.http.patch(`/${plural}/${created.id}?depth=0`, field ? { [field.name]: value } : {});
       expect(res.status).toBe(200);
       const updated = res.body.data[`update${pascal}`];
-      if (field) expect(updated[field.name]).toEqual(value);
+      if (field) {
+        expect(value).not.toEqual(created[field.name]);
+        expect(updated[field.name]).toEqual(value);
+        const stored = (await t.http.get(`/${plural}/${created.id}?depth=0`)).body.data[singular];
+        expect(stored[field.name]).toEqual(value);
+      }
       const unchanged = Object.fromEntries(Object.entries(payload).filter(([k]) => k !== field?.name));
       expectFieldsEqual(meta, updated, unchanged);
       expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
@@ -91,14 +129,39 @@ describe('every operation on every collection', () => {
       records.forEach((record: Record<string, unknown>, i: number) => expectFieldsEqual(meta, record, items[i]));
     });
 
-    it('finds duplicates (200, both keys, one result per input)', async () => {
-      const res = await t.http.post(`/${plural}/duplicates?depth=0`, { ids: [created.id] });
+    it('finds duplicates by the contract criteria (200, both keys, one result per input)', async () => {
+      // a pair equal on every field of the contract's first criterion (values of 3+ characters)
+      const criteria = contractCollections()[plural].duplicateCriteria;
+      const shared: Record<string, unknown> = {};
+      for (const path of criteria[0] ?? []) {
+        const [name, sub] = path.split('.');
+        const field = meta.fieldByName.get(name)!;
+        const typed = sub ? subFieldsOf(field.type as CompositeFieldType).find((f) => f.name === sub)! : field;
+        const value = field.relation ? (await createRecord(t.http, field.relation.target)).id : validValue(typed);
+        shared[name] = sub ? { ...(shared[name] as object), [sub]: value } : value;
+      }
+      const pair = [await validPayload(t.http, meta, shared), await validPayload(t.http, meta, shared)];
+      if (criteria.length === 0) {
+        // identical records, but for what the contract makes unique: still no duplicate
+        const facts = contractCollections()[plural];
+        const uniques = [...facts.fields.filter((f) => f.unique), ...facts.uniqueIndexes.flatMap((i) => i.columns)];
+        const keep = new Set(uniques.map((u) => (typeof u === 'string' ? u : u.name)));
+        pair[1] = { ...pair[0], ...Object.fromEntries(Object.entries(pair[1]).filter(([k]) => keep.has(k))) };
+      }
+      const made = await t.http.post(`/batch/${plural}?depth=0`, pair);
+      expect({ status: made.status, messages: made.body.messages }).toEqual({ status: 201, messages: undefined });
+      const [original, twin] = made.body.data[`create${pascalPlural}`];
+      const res = await t.http.post(`/${plural}/duplicates?depth=0`, { ids: [original.id] });
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(1);
       const [result] = res.body.data;
       expect(result.companyDuplicates).toEqual(result[`${singular}Duplicates`]);
-      expect(result.companyDuplicates.map((r: { id: string }) => r.id)).not.toContain(created.id);
-      expect(typeof result.totalCount).toBe('number');
+      const ids = result.companyDuplicates.map((r: { id: string }) => r.id);
+      expect(ids).not.toContain(original.id);
+      // with criteria the twin is found; without, the contract says: empty, never an error
+      expect(ids).toEqual(criteria.length > 0 ? [twin.id] : []);
+      expect(result.totalCount).toBe(ids.length);
+      await t.http.delete(`/${plural}?filter=id[in]:[${original.id},${twin.id}]`);
     });
 
     it('soft-deletes, hides, and restores', async () => {

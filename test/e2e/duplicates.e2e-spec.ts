@@ -62,6 +62,24 @@ describe('find duplicates', () => {
     expect(res.body.data[1]).toMatchObject({ totalCount: 0, companyDuplicates: [], pageInfo: { hasNextPage: false } });
   });
 
+  it('at most 60 duplicates per input, totalCount counts them all', async () => {
+    const name = `Crowd ${Date.now()}`;
+    const made = await t.http.post(
+      '/batch/companies?depth=0',
+      Array.from({ length: 62 }, () => ({ name })),
+    );
+    const all = made.body.data.createCompanies.map((c: { id: string }) => c.id);
+    const res = await t.http.post('/companies/duplicates?depth=0', { data: [{ name }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].totalCount).toBe(62);
+    expect(res.body.data[0].companyDuplicates).toHaveLength(60);
+    expect(all).toEqual(expect.arrayContaining(found(res)));
+    // ids mode: the record itself is left out, 61 others
+    const byId = await t.http.post('/companies/duplicates?depth=0', { ids: [all[0]] });
+    expect(byId.body.data[0].totalCount).toBe(61);
+    expect(byId.body.data[0].companyDuplicates).toHaveLength(60);
+  });
+
   it('collections without criteria answer with empty results', async () => {
     const res = await t.http.post('/notes/duplicates', { data: [{ title: 'Anything' }] });
     expect(res.status).toBe(200);

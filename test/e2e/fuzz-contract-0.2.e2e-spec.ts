@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { ColumnRef } from '../../src/core/model/column-ref';
-import { FILTER_OPERATORS } from '../../src/core/query/parse-filter';
 import { ALL_COLLECTIONS, catalog } from '../support/fixtures';
 import { answerViolations } from '../support/fuzz-checks';
 import { HttpResponse } from '../support/http';
@@ -19,7 +18,22 @@ const SEED = 20261125;
 const RUNS = 900;
 const PLURALS = ALL_COLLECTIONS.map((m) => m.plural);
 const SEARCHABLE = ALL_COLLECTIONS.filter((m) => m.searchable).map((m) => m.plural);
-const OPERATORS: string[] = [...FILTER_OPERATORS];
+// API.md section 4, by hand: a list taken from src would follow an operator dropped or renamed there
+const OPERATORS = [
+  'eq',
+  'neq',
+  'in',
+  'containsAny',
+  'is',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'startsWith',
+  'endsWith',
+  'like',
+  'ilike',
+];
 const SORTS = ['AscNullsFirst', 'AscNullsLast', 'DescNullsFirst', 'DescNullsLast'];
 const GRANULARITIES = [
   'DAY',

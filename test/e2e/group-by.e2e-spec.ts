@@ -132,6 +132,28 @@ describe('group by', () => {
     }
   });
 
+  it('countTrue and countFalse of a BOOLEAN; 50 groups unless limit says otherwise', async () => {
+    const prefix = `${tag}-icp`;
+    const rows = Array.from({ length: 55 }, (_, i) => ({ name: `${prefix}-${i}`, idealCustomerProfile: i % 3 === 0 }));
+    expect((await t.http.post('/batch/companies?depth=0', rows)).status).toBe(201);
+    const companies = (query: string) =>
+      t.http.get(`/companies/groupBy?filter=${encodeURIComponent(`name[startsWith]:"${prefix}"`)}&${query}`);
+    const counts = await companies(
+      `aggregate=${encodeURIComponent('["countTrueIdealCustomerProfile","countFalseIdealCustomerProfile"]')}`,
+    );
+    expect(counts.body).toEqual([
+      {
+        groupByDimensionValues: [],
+        totalCount: 55,
+        countTrueIdealCustomerProfile: 19,
+        countFalseIdealCustomerProfile: 36,
+      },
+    ]);
+    const byName = `group_by=${encodeURIComponent('[{"name":true}]')}`;
+    expect((await companies(byName)).body).toHaveLength(50);
+    expect((await companies(`${byName}&limit=200`)).body).toHaveLength(55);
+  });
+
   it('bad parameters: 400 naming the problem', async () => {
     const cases: [string, RegExp][] = [
       [`aggregate=${encodeURIComponent('["sumName"]')}`, /aggregate 'sumName' is not offered/],

@@ -4,8 +4,49 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createServer, Server } from 'node:http';
 import { startTestApp, TestApp } from '../support/test-app';
 import type { Json } from '../support/http';
+import { CollectionFacts, contractCollections, factsCopy, requiredByContract } from '../contract/contract-facts';
+import { catalog } from '../support/fixtures';
 
 type ToolAnswer = { isError?: boolean; structuredContent?: Json; content: { type: string; text: string }[] };
+
+/** What describe_collection can be held to by the contract: per field type, nullability, required, options. */
+function contractView(plural: string, facts: CollectionFacts) {
+  const required = new Set(requiredByContract(plural));
+  return {
+    name: plural,
+    singular: facts.singular,
+    fields: facts.fields
+      .filter((f) => f.type !== 'RELATION' && f.type !== 'TS_VECTOR')
+      .map((f) => ({
+        name: f.name,
+        type: f.type,
+        nullable: f.nullable,
+        required: required.has(f.name),
+        options: f.options,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    relations: facts.fields
+      .filter((f) => f.type === 'RELATION')
+      .map((f) => ({ name: f.name, target: f.relation!.target, kind: f.relation!.kind }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+/** The same view of a describe_collection answer (the common fields left out: the contract lists them apart). */
+function describedAgainstContract(plural: string, described: Json) {
+  const common = ['id', 'createdAt', 'updatedAt', 'deletedAt'];
+  return {
+    name: described.name,
+    singular: described.singular,
+    fields: (described.fields as Json[])
+      .filter((f) => !common.includes(f.name))
+      .map((f) => ({ name: f.name, type: f.type, nullable: f.nullable, required: f.required, options: f.options }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    relations: (described.relations as Json[])
+      .map((r) => ({ name: r.name, target: r.target, kind: r.kind }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
 
 /** The MCP endpoint (API.md section 13) through the SDK's own client over HTTP. */
 describe('MCP', () => {
@@ -22,6 +63,77 @@ describe('MCP', () => {
     );
     return c;
   };
+
+  /** A tool's arguments as the REST query string carries them: lists of names joined by commas, JSON as text. */
+  const query = (args: Record<string, unknown>, names: Record<string, string>, json = false) =>
+    new URLSearchParams(
+      Object.entries(names)
+        .filter(([arg]) => args[arg] !== undefined && args[arg] !== null)
+        .map(([arg, param]) => {
+          const v = args[arg];
+          const text = !json && Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.join(',') : v;
+          return [param, typeof text === 'object' ? JSON.stringify(text) : String(text)] as [string, string];
+        }),
+    ).toString();
+
+  /** A successful tool call answers what the REST route of the same request answers (API.md section 13). */
+  async function expectSameAsRest(tool: string, args: Record<string, unknown>, answer: ToolAnswer): Promise<void> {
+    const out = answer.structuredContent;
+    expect(JSON.parse(answer.content[0].text)).toEqual(out);
+    const c = args.collection as string;
+    const rest = async (path: string) => {
+      const res = await t.http.get(path);
+      expect({ tool, args, path, status: res.status }).toEqual({ tool, args, path, status: 200 });
+      return res.body;
+    };
+    switch (tool) {
+      case 'list_collections':
+        expect(out.collections.map((x: { name: string }) => x.name).sort()).toEqual(
+          Object.keys(contractCollections()).sort(),
+        );
+        break;
+      case 'describe_collection':
+        expect(describedAgainstContract(c, out)).toEqual(contractView(c, contractCollections()[c]));
+        break;
+      case 'find_records': {
+        const names = { filter: 'filter', order_by: 'order_by', limit: 'limit', cursor: 'starting_after' };
+        const body = await rest(`/${c}?${query(args, { ...names, fields: 'fields', depth: 'depth' })}`);
+        expect({ records: body.data[c], pageInfo: body.pageInfo, totalCount: body.totalCount }).toEqual(out);
+        break;
+      }
+      case 'get_record':
+        expect(
+          (await rest(`/${c}/${args.id}?${query(args, { depth: 'depth', fields: 'fields' })}`)).data[
+            catalog.require(c).def.singular
+          ],
+        ).toEqual(out.record);
+        break;
+      case 'search_records': {
+        const names = { query: 'query', objects: 'objects', limit: 'limit', cursor: 'starting_after' };
+        const body = await rest(`/search?${query(args, names)}`);
+        expect({ results: body.data.search, pageInfo: body.pageInfo }).toEqual(out);
+        break;
+      }
+      case 'group_by': {
+        const json = { group_by: 'group_by', aggregate: 'aggregate', order_by: 'order_by' };
+        const text = { filter: 'filter', limit: 'limit', timezone: 'timezone' };
+        const body = await rest(`/${c}/groupBy?${query(args, json, true)}&${query(args, text)}`);
+        expect({ groups: body }).toEqual(out);
+        break;
+      }
+      default: {
+        // a write: each record it returns is stored as returned (a hard delete: gone)
+        for (const record of out.records as Record<string, unknown>[]) {
+          const res = await t.http.get(`/${c}?depth=0&filter=id[eq]:${record.id},deletedAt[is]:NOT_NULL`);
+          const live = await t.http.get(`/${c}/${record.id}?depth=0`);
+          const stored = live.status === 200 ? live.body.data[catalog.require(c).def.singular] : res.body.data[c][0];
+          if (tool === 'delete_records' && !args.soft)
+            expect({ tool, args, stored }).toEqual({ tool, args, stored: undefined });
+          else expect({ tool, args, stored }).toEqual({ tool, args, stored: record });
+        }
+      }
+    }
+  }
 
   beforeAll(async () => {
     // the webhook receiver of the MCP-versus-REST test listens on 127.0.0.1 (a private target)
@@ -78,15 +190,23 @@ describe('MCP', () => {
     expect(((await res.json()) as { error: string }).error).toBe('UNAUTHENTICATED');
   });
 
-  it('list_collections and describe_collection', async () => {
+  it('list_collections and describe_collection tell what the contract says, for every collection', async () => {
+    const contract = contractCollections();
     const list = await call('list_collections');
-    expect(list.structuredContent.collections.map((c: { name: string }) => c.name)).toContain('opportunities');
-    const described = await call('describe_collection', { collection: 'opportunities' });
-    const stage = described.structuredContent.fields.find((f: { name: string }) => f.name === 'stage');
-    expect(stage).toMatchObject({ type: 'SELECT', options: ['NEW', 'SCREENING', 'MEETING', 'PROPOSAL', 'CUSTOMER'] });
-    const amount = described.structuredContent.fields.find((f: { name: string }) => f.name === 'amount');
-    expect(amount.subFields.map((s: { name: string }) => s.name)).toEqual(['amountMicros', 'currencyCode']);
-    expect(JSON.parse(described.content[0].text)).toEqual(described.structuredContent);
+    expect(list.structuredContent.collections.map((c: { name: string }) => c.name).sort()).toEqual(
+      Object.keys(contract).sort(),
+    );
+    for (const [plural, facts] of Object.entries(contract)) {
+      const described = await call('describe_collection', { collection: plural });
+      expect(JSON.parse(described.content[0].text)).toEqual(described.structuredContent);
+      expect(describedAgainstContract(plural, described.structuredContent)).toEqual(contractView(plural, facts));
+    }
+    const amount = (await call('describe_collection', { collection: 'opportunities' })).structuredContent.fields.find(
+      (f: { name: string }) => f.name === 'amount',
+    );
+    expect(amount.subFields.map((s: { name: string }) => s.name)).toEqual(
+      factsCopy().compositeTypes.CURRENCY.map((s) => s.name),
+    );
   });
 
   it('create, find, get, update, group, search, delete: the REST services behind each tool', async () => {
@@ -123,7 +243,12 @@ describe('MCP', () => {
     const search = await call('search_records', { query: 'grace hop' });
     expect(search.structuredContent.results.map((r: { recordId: string }) => r.recordId)).toEqual([id]);
     const deleted = await call('delete_records', { collection: 'people', id, soft: true });
-    expect(deleted.structuredContent.records[0].deletedAt).not.toBeNull();
+    expect(deleted.structuredContent.records[0].deletedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect((await t.http.get(`/people/${id}`)).status).toBe(404);
+    const soft = await t.http.get(`/people?depth=0&filter=id[eq]:${id},deletedAt[is]:NOT_NULL`);
+    expect(soft.body.data.people.map((r: { deletedAt: string }) => r.deletedAt)).toEqual([
+      deleted.structuredContent.records[0].deletedAt,
+    ]);
   });
 
   it('errors are tool errors carrying the REST messages, and write nothing', async () => {
@@ -234,7 +359,7 @@ describe('MCP', () => {
       fc.array(weird, { maxLength: 3 }),
       fc.dictionary(fc.constantFrom('name', 'city', 'stage', 'x', '__proto__'), weird, { maxKeys: 3 }),
     );
-    const args = fc.dictionary(
+    const anyArgs = fc.dictionary(
       fc.constantFrom(
         'collection',
         'filter',
@@ -258,6 +383,57 @@ describe('MCP', () => {
       value,
       { maxKeys: 4 },
     );
+    // well-formed arguments (fields every one of these collections has), a weird value at times:
+    // many calls succeed, and a successful call is compared with its REST route
+    const seeded = (
+      await t.http.post('/batch/people?depth=0', [{ city: 'Fuzz' }, { city: 'Fuzz' }, { city: 'Fuzzy' }])
+    ).body.data.createPeople.map((r: { id: string }) => r.id);
+    const or = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: weird, weight: 1 });
+    const wellFormed = fc.record(
+      {
+        collection: or(fc.constantFrom('people', 'companies', 'opportunities')),
+        filter: or(fc.constantFrom('id[is]:NOT_NULL', 'position[gte]:0', 'or(deletedAt[is]:NULL,id[is]:NULL)')),
+        order_by: or(fc.constantFrom('createdAt[DescNullsLast]', 'position,id', 'updatedAt[AscNullsFirst]')),
+        limit: or(fc.integer({ min: 1, max: 5 })),
+        fields: or(fc.subarray(['id', 'createdAt', 'position'], { minLength: 1 })),
+        depth: or(fc.integer({ min: 0, max: 2 })),
+        id: or(fc.constantFrom(...seeded)),
+        records: or(fc.constantFrom([{}], [{ position: 3 }, {}])),
+        data: or(fc.constantFrom({ position: 7 }, {})),
+        soft: or(fc.boolean()),
+        query: or(fc.constantFrom('fuzz', 'fuz', 'twin')),
+        objects: or(fc.constantFrom(['people'], ['people', 'companies'])),
+        group_by: or(fc.constantFrom([{ position: true }], [{ createdAt: { granularity: 'DAY' } }])),
+        aggregate: or(fc.constantFrom(['maxPosition'], ['countNotEmptyPosition', 'minCreatedAt'])),
+        timezone: or(fc.constantFrom('UTC', 'Europe/Oslo')),
+      },
+      { requiredKeys: ['collection', 'query'] },
+    );
+    // each tool gets the arguments it takes (plus, at times, one it does not)
+    const takes: Record<string, string[]> = {
+      list_collections: [],
+      describe_collection: ['collection'],
+      find_records: ['collection', 'filter', 'order_by', 'limit', 'fields', 'depth'],
+      get_record: ['collection', 'id', 'depth', 'fields'],
+      create_records: ['collection', 'records'],
+      update_records: ['collection', 'data', 'id', 'filter'],
+      delete_records: ['collection', 'id', 'filter', 'soft'],
+      search_records: ['query', 'objects', 'limit'],
+      group_by: ['collection', 'group_by', 'aggregate', 'filter', 'limit', 'timezone'],
+    };
+    const toolAndArgs = fc.oneof(
+      { arbitrary: fc.tuple(fc.constantFrom(...tools), anyArgs), weight: 1 },
+      {
+        arbitrary: fc.tuple(fc.constantFrom(...tools), wellFormed, fc.nat(4)).map(([tool, all, oneIn5]) => {
+          const extra = oneIn5 === 0;
+          const picked = Object.fromEntries(Object.entries(all).filter(([k]) => takes[tool].includes(k)));
+          if ('id' in picked && 'filter' in picked) delete picked[all.soft ? 'id' : 'filter']; // mostly one of them
+          return [tool, extra ? { ...picked, zzz: 1 } : picked] as [string, Record<string, unknown>];
+        }),
+        weight: 3,
+      },
+    );
+    const succeeded: Record<string, number> = {};
     const total = async () =>
       (
         await t.db.query<{ n: number }>(
@@ -265,16 +441,61 @@ describe('MCP', () => {
         )
       )[0].n;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...tools), args, async (tool, input) => {
+      fc.asyncProperty(toolAndArgs, async ([tool, input]) => {
         const before = Number(await total());
         const answer = await call(tool, input);
         if (answer.isError) {
           const envelope = JSON.parse(answer.content[0].text);
           expect({ tool, input, status: envelope.statusCode < 500 }).toEqual({ tool, input, status: true });
           expect(Number(await total())).toBe(before);
+        } else {
+          succeeded[tool] = (succeeded[tool] ?? 0) + 1;
+          await expectSameAsRest(tool, input, answer);
         }
       }),
       { seed: 1713, numRuns: 300 },
     );
+    // the REST comparison above had something to compare, for every tool
+    expect(Object.keys(succeeded).sort()).toEqual([...tools].sort());
+  });
+});
+
+/** API.md section 13: MCP is subject to the same rate limits as the REST routes (one budget per key). */
+describe('MCP under the rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_PER_MINUTE: '6' });
+  });
+  afterAll(async () => t?.close());
+
+  it('tool calls spend the key budget; over it: 429 with Retry-After, for MCP and REST alike', async () => {
+    const mcp = (id: number) =>
+      fetch(`${t.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_collections' } }),
+      });
+    const answers = [];
+    for (let i = 1; i <= 5; i++) answers.push(await mcp(i));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['5', '4', '3', '2', '1']);
+    expect(((await answers[0].json()) as Json).result.structuredContent.collections.length).toBeGreaterThanOrEqual(37);
+    expect((await t.http.get('/companies?depth=0')).status).toBe(200); // the sixth request of the minute
+    for (const limited of [
+      await mcp(6),
+      await fetch(`${t.baseUrl}/companies`, { headers: { authorization: `Bearer ${t.token}` } }),
+    ]) {
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await limited.json()).toEqual({
+        statusCode: 429,
+        error: 'TooManyRequestsException',
+        messages: ['Rate limit exceeded: 6 requests per minute for this API key'],
+      });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRecord } from '../support/fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Merge (API.md section 11): fields filled, lists united, references re-pointed, merged-away soft-deleted. */
@@ -101,6 +102,28 @@ describe('merge', () => {
     const { updatedAt: _d, ...dryRecord } = dry.body.data.mergePerson;
     const { updatedAt: _r, ...realRecord } = real.body.data.mergePerson;
     expect(realRecord).toEqual(dryRecord);
+  });
+
+  it('a unique conflict the merge would create: 400, nothing written', async () => {
+    // two views, each with a field for the same column: re-pointing the second view's field to the
+    // survivor would give the survivor two fields for one column (viewFields are unique on both)
+    const [v1, v2] = [await createRecord(t.http, 'views'), await createRecord(t.http, 'views')];
+    const fieldMetadataId = randomUUID();
+    const fields = (
+      await t.http.post('/batch/viewFields?depth=0', [
+        { fieldMetadataId, viewId: v1.id },
+        { fieldMetadataId, viewId: v2.id },
+      ])
+    ).body.data.createViewFields;
+    const before = await audit([v1.id, v2.id, ...fields.map((f: { id: string }) => f.id)]);
+    const res = await t.http.patch('/views/merge?depth=0', { ids: [v1.id, v2.id] });
+    expect(res.status).toBe(400);
+    expect(res.body.messages).toEqual([
+      `A duplicate entry was detected: fieldMetadataId and viewId (${fieldMetadataId}, ${v1.id}) are already used together by another record`,
+    ]);
+    expect((await t.http.get(`/views/${v2.id}?depth=0`)).body.data.view.deletedAt).toBeNull();
+    expect((await t.http.get(`/viewFields/${fields[1].id}?depth=0`)).body.data.viewField.viewId).toBe(v2.id);
+    expect(await audit([v1.id, v2.id, ...fields.map((f: { id: string }) => f.id)])).toEqual(before);
   });
 
   it('bad requests: 400 for the ids or the index, 404 for an unknown or soft-deleted record, nothing written', async () => {

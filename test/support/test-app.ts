@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
 import { createApp, CreateAppOptions } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { AppConfig } from '../../src/core/config/app-config';
@@ -49,6 +50,10 @@ export async function startTestApp(
     },
   });
   await app.listen(0, '127.0.0.1');
+  // PGlite runs in this process: a long statement holds the event loop, and the server's 5 s
+  // keep-alive timer then fires just as the client reuses the idle connection (ECONNRESET). Idle
+  // connections stay open here until the client closes them or the app closes.
+  (app.getHttpServer() as Server).keepAliveTimeout = 120_000;
   const baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
   const { token } = await createApiKey(app, 'e2e', new Date(Date.now() + 3600_000));
   const doc = (await (await fetch(`${baseUrl}/open-api/core`)).json()) as Record<string, unknown>;

@@ -48,9 +48,18 @@ export class RateLimiter {
             insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
           })
         : new RateLimiterMemory({ points, duration, keyPrefix });
+    const prefix = config.redisKeyPrefix; // keys `crm:rl:s:<apiKeyId>` with the default prefix
     this.windows = [
-      { name: 'second', points: config.rateLimitPerSecond, limiter: make(config.rateLimitPerSecond, 1, 'crm:rl:s') },
-      { name: 'minute', points: config.rateLimitPerMinute, limiter: make(config.rateLimitPerMinute, 60, 'crm:rl:m') },
+      {
+        name: 'second',
+        points: config.rateLimitPerSecond,
+        limiter: make(config.rateLimitPerSecond, 1, `${prefix}rl:s`),
+      },
+      {
+        name: 'minute',
+        points: config.rateLimitPerMinute,
+        limiter: make(config.rateLimitPerMinute, 60, `${prefix}rl:m`),
+      },
     ];
   }
 

@@ -11,7 +11,6 @@ interface Entry {
 }
 
 const MAX_ENTRIES = 2_000;
-const VERSION_KEY = (collection: string) => `crm:count-version:${collection}`;
 
 /**
  * Exact `totalCount` without counting every page: the count of one (collection, filter) is kept
@@ -34,9 +33,12 @@ export class CountCache {
   readonly enabled: boolean;
   private readonly ttlMs: number;
   private readonly shared: Redis | null;
+  /** Redis key of a collection's version: `crm:count-version:people` (REDIS_KEY_PREFIX `crm:`). */
+  private readonly versionKey: (collection: string) => string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(SHARED_REDIS) redis: Redis | null) {
     this.shared = redis;
+    this.versionKey = (collection) => `${config.redisKeyPrefix}count-version:${collection}`;
     this.enabled =
       config.countCache === 'on' || (config.countCache === 'auto' && (!config.databaseUrl || redis !== null));
     this.ttlMs = config.countCacheTtlMs;
@@ -75,7 +77,7 @@ export class CountCache {
     try {
       const pipeline = this.shared.pipeline();
       for (const name of names)
-        pipeline.set(VERSION_KEY(name), randomUUID(), 'PX', Math.max(this.ttlMs * 10, 3_600_000));
+        pipeline.set(this.versionKey(name), randomUUID(), 'PX', Math.max(this.ttlMs * 10, 3_600_000));
       await pipeline.exec();
     } catch (error) {
       this.logger.warn(
@@ -91,7 +93,7 @@ export class CountCache {
     const local = collections.map((c) => this.localVersions.get(c) ?? 'initial').join(',');
     if (!this.shared) return local;
     try {
-      const shared = await this.shared.mget(collections.map(VERSION_KEY));
+      const shared = await this.shared.mget(collections.map(this.versionKey));
       return `${shared.map((v) => v ?? 'none').join(',')}/${local}`;
     } catch {
       return undefined;

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
     });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.redisKeyPrefix).toBe('crm:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'crm-staging:' }).redisKeyPrefix).toBe('crm-staging:');
   });
 
   it('lists every invalid variable at once', () => {

@@ -58,6 +58,8 @@ export interface AppConfig {
   webhookAllowPrivateTargets: boolean;
   /** Redis for counters shared by every instance (`REDIS_URL`); unset: counters in memory. */
   redisUrl?: string;
+  /** Start of every Redis key (`REDIS_KEY_PREFIX`, default `crm:`): services sharing one Redis keep apart. */
+  redisKeyPrefix: string;
   /** Requests per API key per second and per minute (`RATE_LIMIT_PER_SECOND` 100, `RATE_LIMIT_PER_MINUTE` 6000). */
   rateLimitPerSecond: number;
   rateLimitPerMinute: number;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     apiKeyCacheTtlMs: read.int('API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
     bootstrapApiKey: read.bool('BOOTSTRAP_API_KEY', true),
     redisUrl: read.optional('REDIS_URL'),
+    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'crm:'),
     rateLimitPerSecond: read.int('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 6000, 1, 60_000_000),
     corsOrigins: (read.optional('CORS_ORIGINS') ?? '')

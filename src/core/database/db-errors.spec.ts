@@ -18,6 +18,11 @@ describe('database error classification', () => {
       kind: 'not-null',
       column: 'city',
     });
+    expect(
+      constraintViolation(
+        pg({ code: '23505', table: 'viewField', detail: 'Key ("fieldMetadataId", "viewId")=(a, b) already exists.' }),
+      ),
+    ).toEqual({ kind: 'unique', table: 'viewField', columns: ['fieldMetadataId', 'viewId'], value: 'a, b' });
     expect(constraintViolation(pg({ code: '42P01' }))).toBeUndefined();
   });
 

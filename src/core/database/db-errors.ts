@@ -17,6 +17,8 @@ export interface ConstraintViolation {
   kind: 'unique' | 'foreign-key' | 'not-null' | 'check';
   table?: string;
   column?: string;
+  /** The columns of a unique index over several (`column` is then unset). */
+  columns?: string[];
   value?: string;
 }
 
@@ -34,8 +36,9 @@ export function constraintViolation(error: PgError): ConstraintViolation | undef
   const kind = error.code ? kinds[error.code] : undefined;
   if (!kind) return undefined;
   const key = error.detail ? KEY_DETAIL.exec(error.detail) : null;
-  const column = (key?.[1] ?? error.column)?.replace(/^"|"$/g, '');
-  return { kind, table: error.table, column, value: key?.[2] };
+  const columns = (key?.[1] ?? error.column)?.split(/,\s*/).map((c) => c.replace(/^"|"$/g, ''));
+  if (columns && columns.length > 1) return { kind, table: error.table, columns, value: key?.[2] };
+  return { kind, table: error.table, column: columns?.[0], value: key?.[2] };
 }
 
 /** SQLSTATE classes and codes that mean "this input cannot be stored" rather than a bug. */
