@@ -13,6 +13,7 @@ import { FileCleaner } from '../../src/collections/attachments/file-cleaner';
 import { DiskFileStorage, FileStorage } from '../../src/core/files';
 import { sleep } from '../support/child-server';
 import { createRecord } from '../support/fixtures';
+import { Json } from '../support/http';
 import { keyWithRole } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -83,7 +84,7 @@ async function upload(parts: Part[], token = t.token) {
     headers: { authorization: `Bearer ${token}` },
     body: form,
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, Json> };
 }
 
 const fileParts = (file: Buffer, filename = 'a.bin'): Part[] => [
@@ -109,7 +110,7 @@ async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promis
 }
 
 describe('upload and download', () => {
-  let png: Record<string, any>;
+  let png: Record<string, Json>;
 
   it('stores a PNG declared as text/plain with its type from the bytes, size, checksum and a key of the service', async () => {
     const res = await upload(fileParts(PNG, 'résumé 日本.png'));
