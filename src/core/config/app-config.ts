@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Env, EnvReader } from './env-reader';
-import { FileStorageConfig, readFileStorageConfig } from './file-storage-config';
+import { FilesConfig, FileStorageConfig, readFilesConfig, readFileStorageConfig } from './file-storage-config';
 
 /**
  * Every setting of the service, read once from the environment.
@@ -86,6 +86,8 @@ export interface AppConfig {
   heapGrowthPercent: number;
   /** Where attachment files are stored: a folder under DATA_DIR, or S3 when `S3_BUCKET` is set. */
   fileStorage: FileStorageConfig;
+  /** Limits, signed links and cleanup of attachment files (FILE_*, PUBLIC_URL). */
+  files: FilesConfig;
 }
 
 /** 1 s, 5 s, 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h: ten attempts over more than 45 h. */
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),
     fileStorage: readFileStorageConfig(read, dataDir),
+    files: readFilesConfig(read, parseByteSize),
   };
   if (read.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);

@@ -1,4 +1,4 @@
-import { Controller, Param, Type } from '@nestjs/common';
+import { Controller, Inject, Optional, Param, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
@@ -18,6 +18,7 @@ import { RecordServices } from '../records/record-services';
 import { fill } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 import { bodyPipesFor, CreateInput, UuidParamPipe } from './body-pipes';
+import { UploadReceiver } from './file-uploads';
 import { CreateBody, RouteBody, RouteQuery } from './request-inputs';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
@@ -48,6 +49,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     constructor(
       catalog: CollectionCatalog,
       readonly records: RecordServices,
+      @Optional() @Inject(UploadReceiver) readonly uploads?: UploadReceiver, // a collection with files has one
     ) {
       this.meta = catalog.require(def.plural);
     }
@@ -72,6 +74,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
+      if (input.multipart) {
+        const uploaded = await this.uploads!.receive(this.meta, input.multipart, shape, actor);
+        if (uploaded.etag) header('ETag', uploaded.etag);
+        return { data: { [key('createOne')]: uploaded.record } };
+      }
       const options = { idempotencyKey };
       const created = await this.records.createOrUpsert(this.meta, one, input, shape, actor, options);
       const { records, etag, replayed } = created;
