@@ -33,7 +33,8 @@ export type BodyShape = 'create' | 'createMany' | 'update' | 'duplicates' | 'mer
  * What the answer holds under `data`: one record, a list of records, a deletion (`{id}` or the
  * soft-deleted record, per record), a page, duplicates results, groups (a bare array).
  */
-export type AnswerShape = 'record' | 'records' | 'deleted' | 'deletedMany' | 'page' | 'duplicates' | 'groups';
+export type AnswerShape =
+  'record' | 'records' | 'deleted' | 'deletedMany' | 'page' | 'duplicates' | 'groups' | 'file' | 'link';
 
 /** Headers a route reads or answers, documented with it. */
 export type RouteHeader = 'etag' | 'ifMatch' | 'idempotencyKey' | 'prefer';
@@ -57,4 +58,6 @@ export interface CollectionRoute {
   headers?: readonly RouteHeader[];
   /** An older form of another route: same behaviour, documented as deprecated, listed last. */
   aliasOf?: string;
+  /** Reachable without a key too (a signed file link, API.md section 16). */
+  signedLink?: boolean;
 }
