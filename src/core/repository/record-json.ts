@@ -35,13 +35,18 @@ function buildObject(pairs: string[]): string {
  * as `recordEvent(meta, ..., codec.toRecord(row))` builds in Node (composites as objects, a
  * nullable composite with every sub-field null as null, timestamps in ISO 8601 UTC with
  * milliseconds, numerics as numbers, encrypted fields redacted, write-only fields absent). It
- * lets a set-based write produce its events inside PostgreSQL, without a round trip of its rows.
+ * lets a set-based write produce its events inside PostgreSQL, without a round trip of its rows,
+ * and an export its records (`keep`: the top-level fields kept besides `id`; every one by default).
  */
-export function recordJsonSql(meta: CollectionMeta, alias: string): string {
+export function recordJsonSql(
+  meta: CollectionMeta,
+  alias: string,
+  keep: (name: string) => boolean = () => true,
+): string {
   const ref = (column: string) => `${alias}.${q(column)}`;
   const pairs = [`'id', ${ref('id')}`];
   for (const field of meta.fields) {
-    if (field.writeOnly) continue;
+    if (field.writeOnly || !keep(field.name)) continue;
     const cols = meta.columnsByField.get(field.name)!;
     if (field.encrypted) {
       pairs.push(`${key(field.name)}, ${REDACTED_SQL}`);
@@ -55,6 +60,7 @@ export function recordJsonSql(meta: CollectionMeta, alias: string): string {
       );
     }
   }
-  for (const column of ['createdAt', 'updatedAt', 'deletedAt']) pairs.push(`${key(column)}, ${isoSql(ref(column))}`);
+  for (const column of ['createdAt', 'updatedAt', 'deletedAt'])
+    if (keep(column)) pairs.push(`${key(column)}, ${isoSql(ref(column))}`);
   return buildObject(pairs);
 }
