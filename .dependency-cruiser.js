@@ -8,7 +8,7 @@ const LAYERS = [
   ['model', 'security', 'validation'], // collection metadata, records, actor; keys; body validation
   ['access', 'database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler; access checks
   ['repository'], // one statement owner per collection, record codecs
-  ['cache', 'events', 'idempotency', 'records'], // services: typed inputs only
+  ['cache', 'changes', 'events', 'idempotency', 'records'], // services: typed inputs only
   ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table
 ];
 

@@ -13,7 +13,8 @@ import { useJsonBodies } from './core/http/json-body';
 import { ExpressRouteIndex } from './core/http/route-index';
 import { ExpressJsonAdapter } from './core/http/express-json-adapter';
 import { setupOpenApi } from './core/openapi/openapi.module';
-import { inSequence, maxUrlLength, requestId, requireJsonBody } from './core/http/request-hardening';
+import { inSequence, maxUrlLength, requestId, requireJsonBodyExcept } from './core/http/request-hardening';
+import { COLLECTIONS } from './collections';
 import { securityHeaders } from './core/http/security-headers';
 
 export interface CreateAppOptions {
@@ -93,7 +94,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
       requestId,
       logging.httpLogger,
       maxUrlLength(config.maxUrlLength),
-      requireJsonBody,
+      // multipart file uploads go to the collections with files (API.md section 16)
+      requireJsonBodyExcept(
+        new Set(
+          (options.collections ?? COLLECTIONS)
+            .filter((c) => c.definition.files)
+            .map((c) => `/rest/${c.definition.plural}`),
+        ),
+      ),
       securityHeaders('/rest/docs'),
     ]),
   );

@@ -11,6 +11,7 @@ import { AllExceptionsFilter } from './core/rest/all-exceptions.filter';
 import { HealthModule } from './core/health/health.controller';
 import { McpModule } from './core/mcp/mcp.controller';
 import { SearchModule } from './core/rest/search.controller';
+import { ChangesRoutesModule } from './core/rest/changes.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
 import { FileStorageModule } from './core/files/file-storage.module';
@@ -40,6 +41,7 @@ export class AppModule {
         OpenApiModule,
         HealthModule,
         SearchModule,
+        ChangesRoutesModule,
         McpModule,
         ...collections.map((c) => c.module),
         // last: its catch-all route must be registered after every collection route

@@ -3,6 +3,7 @@ import { Type } from '@nestjs/common';
 import type { DatabaseSchema } from '../core/database/data-source-options';
 import { CollectionDefinition } from '../core/model/collection-definition';
 import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
+import { FileDeletionEntity } from './attachments/file-deletion.entity';
 import { apiKeys } from './api-keys/api-key.entity';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { attachments } from './attachments/attachment.entity';
@@ -131,5 +132,5 @@ export const COLLECTION_DEFINITIONS = COLLECTIONS.map((c) => c.definition);
 /** What the DataSource holds: every collection's table, the webhook outbox and the idempotency keys. */
 export const DATABASE_SCHEMA: DatabaseSchema = {
   collections: COLLECTION_DEFINITIONS,
-  entities: [WebhookDeliveryEntity, IdempotencyKeyEntity],
+  entities: [WebhookDeliveryEntity, FileDeletionEntity, IdempotencyKeyEntity],
 };

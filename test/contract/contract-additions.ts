@@ -60,6 +60,15 @@ export const CONTRACT_ADDITIONS: ContractAddition[] = [
       },
     ],
   },
+  {
+    section: 'API.md section 16 (files for attachments: set by the upload, read-only for clients)',
+    collection: 'attachments',
+    fields: [
+      { name: 'size', type: 'NUMBER', nullable: true, required: false },
+      { name: 'mimeType', type: 'TEXT', nullable: true, required: false },
+      { name: 'checksum', type: 'TEXT', nullable: true, required: false },
+    ],
+  },
 ];
 
 /**

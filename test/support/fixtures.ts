@@ -87,7 +87,7 @@ export async function validPayload(
 ): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   for (const field of meta.fields) {
-    if (field.name in overrides) continue;
+    if (field.name in overrides || field.readOnly) continue; // readOnly: set by the service only (attachments.size...)
     if (field.relation) {
       if (!field.nullable) body[field.name] = (await createRecord(http, field.relation.target)).id;
       continue;

@@ -1,5 +1,5 @@
 import { PartialType } from '@nestjs/swagger';
-import { JoinColumnField, TextField } from '../../core/fields';
+import { JoinColumnField, NumberField, TextField } from '../../core/fields';
 import { RecordResponse } from '../../core/openapi/record-response';
 
 /** Attachment: the create body (every writable field, declared once). */
@@ -12,6 +12,30 @@ export class Attachment {
 
   @TextField({ description: 'Free text file type (e.g. Image, TextDocument...) - TEXT not SELECT' })
   type?: string;
+
+  @NumberField({
+    nullable: true,
+    default: null,
+    readOnly: true,
+    description: 'Size of the uploaded file in bytes (set by the upload)',
+  })
+  size?: number | null;
+
+  @TextField({
+    nullable: true,
+    default: null,
+    readOnly: true,
+    description: "Media type detected from the uploaded file's bytes (application/octet-stream when unknown)",
+  })
+  mimeType?: string | null;
+
+  @TextField({
+    nullable: true,
+    default: null,
+    readOnly: true,
+    description: 'SHA-256 of the uploaded file: sha256:<hex>',
+  })
+  checksum?: string | null;
 
   @JoinColumnField({ name: 'author', target: 'workspaceMembers', inverse: 'authoredAttachments', onDelete: 'SET_NULL' })
   authorId!: string;

@@ -18,4 +18,5 @@ export const attachments = defineCollection({
   labelIdentifier: 'name',
   duplicateCriteria: [],
   timeline: false,
+  files: true,
 });

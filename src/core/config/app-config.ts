@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Env, EnvReader } from './env-reader';
-import { FileStorageConfig, readFileStorageConfig } from './file-storage-config';
+import { FilesConfig, FileStorageConfig, readFilesConfig, readFileStorageConfig } from './file-storage-config';
 
 /**
  * Every setting of the service, read once from the environment.
@@ -84,8 +84,16 @@ export interface AppConfig {
    * (`HEAP_GROWTH_PERCENT`, default 50; 0 = V8's own factor, up to 300 %). Set by main.ts.
    */
   heapGrowthPercent: number;
+  /** Days a change-feed entry is kept (`CHANGES_RETENTION_DAYS`, default 7); an older token answers 410. */
+  changesRetentionDays: number;
+  /** How often an instance trims expired change-feed entries, in ms (`CHANGES_TRIM_INTERVAL_MS`, default 60000). */
+  changesTrimIntervalMs: number;
+  /** Longest silence on a change stream before a comment line is sent, in ms (`CHANGES_KEEPALIVE_MS`, default 15000). */
+  changesKeepAliveMs: number;
   /** Where attachment files are stored: a folder under DATA_DIR, or S3 when `S3_BUCKET` is set. */
   fileStorage: FileStorageConfig;
+  /** Limits, signed links and cleanup of attachment files (FILE_*, PUBLIC_URL). */
+  files: FilesConfig;
 }
 
 /** 1 s, 5 s, 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h: ten attempts over more than 45 h. */
@@ -181,7 +189,11 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),
+    changesRetentionDays: read.int('CHANGES_RETENTION_DAYS', 7, 1, 36_500),
+    changesTrimIntervalMs: read.int('CHANGES_TRIM_INTERVAL_MS', 60_000, 10, 86_400_000),
+    changesKeepAliveMs: read.int('CHANGES_KEEPALIVE_MS', 15_000, 10, 15_000),
     fileStorage: readFileStorageConfig(read, dataDir),
+    files: readFilesConfig(read, parseByteSize),
   };
   if (read.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);

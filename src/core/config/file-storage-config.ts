@@ -77,3 +77,64 @@ export function readFileStorageConfig(read: EnvReader, dataDir: string): FileSto
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
   };
 }
+
+/** Limits, links and cleanup of attachment files (API.md section 16). */
+export interface FilesConfig {
+  /** `FILE_MAX_BYTES` (a size such as 100mb; default 100 MiB): a bigger upload is a 413 as soon as the limit is passed. */
+  maxBytes: number;
+  /** `FILE_DENIED_TYPES` (comma-separated media types): an upload whose detected type is one of them is a 415. */
+  deniedTypes: ReadonlySet<string>;
+  /** `FILE_LINK_TTL_SECONDS` (default 900): how long a signed download link works. */
+  linkTtlSeconds: number;
+  /** `FILE_LINK_SECRET` (optional): the key of signed links; unset, one derived from the master key (ENCRYPTION_KEY). */
+  linkSecret?: string;
+  /** `PUBLIC_URL` (optional): the service's public base URL, e.g. https://crm.example.com; unset, from the request's Host. */
+  publicUrl?: string;
+  /** `FILE_CLEANUP_INTERVAL_MS` (default 60000): how often stored files of hard-deleted attachments are removed (retries included). */
+  cleanupIntervalMs: number;
+  /** `FILE_SWEEP_INTERVAL_MS` (default 600000): how often stored files that no attachment points to are looked for. */
+  sweepIntervalMs: number;
+  /** `FILE_ORPHAN_AGE_MS` (default 3600000): a stored file with no attachment older than this is removed by the sweep. */
+  orphanAgeMs: number;
+}
+
+/** The executable formats refused by default (names as file-type detects them). */
+export const DEFAULT_DENIED_TYPES = [
+  'application/x-msdownload',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-executable',
+  'application/x-elf',
+  'application/x-sharedlib',
+];
+
+/** Reads the FILE_* settings and PUBLIC_URL (problems go to `read.problems`). */
+export function readFilesConfig(read: EnvReader, parseSize: (raw: string) => number | undefined): FilesConfig {
+  const rawMax = read.string('FILE_MAX_BYTES', String(100 * 1024 * 1024));
+  const maxBytes = parseSize(rawMax);
+  if (maxBytes === undefined || maxBytes < 1)
+    read.problems.push(`FILE_MAX_BYTES must be a size such as 100mb or 104857600 (got '${rawMax}')`);
+  const denied = read.optional('FILE_DENIED_TYPES');
+  const publicUrl = read.optional('PUBLIC_URL');
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl))
+    read.problems.push(
+      `PUBLIC_URL must be an http:// or https:// URL such as https://crm.example.com (got '${publicUrl}')`,
+    );
+  const linkSecret = read.optional('FILE_LINK_SECRET');
+  if (linkSecret !== undefined && linkSecret.length < 32)
+    read.problems.push('FILE_LINK_SECRET must be at least 32 characters (generate one with: openssl rand -base64 32)');
+  return {
+    maxBytes: maxBytes ?? 100 * 1024 * 1024,
+    deniedTypes: new Set(
+      (denied ?? DEFAULT_DENIED_TYPES.join(','))
+        .split(',')
+        .map((type) => type.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+    linkTtlSeconds: read.int('FILE_LINK_TTL_SECONDS', 900, 1, 7 * 24 * 3600),
+    linkSecret,
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    cleanupIntervalMs: read.int('FILE_CLEANUP_INTERVAL_MS', 60_000, 10, 86_400_000),
+    sweepIntervalMs: read.int('FILE_SWEEP_INTERVAL_MS', 600_000, 10, 86_400_000),
+    orphanAgeMs: read.int('FILE_ORPHAN_AGE_MS', 3_600_000, 0, 30 * 86_400_000),
+  };
+}

@@ -28,6 +28,7 @@ export function apiPropertyFor(field: DeclaredField): ApiPropertyOptions {
     description: field.description,
     deprecated: field.deprecated || undefined,
     writeOnly: field.writeOnly || undefined,
+    readOnly: field.readOnly || undefined,
   };
   if (
     field.default !== undefined &&

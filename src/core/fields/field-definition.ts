@@ -70,6 +70,11 @@ export interface FieldDefinition {
   description?: string;
   /** Accepted on write, never returned (webhooks.secret). */
   writeOnly?: boolean;
+  /**
+   * Set by the service only, returned like any field (attachments.size, mimeType, checksum, set
+   * by a file upload): a write body that names it is a 400 `<name> is read-only`, as for `createdAt`.
+   */
+  readOnly?: boolean;
   /** Stored encrypted with AES-256-GCM, returned in clear (connectedAccounts tokens). */
   encrypted?: boolean;
   /**

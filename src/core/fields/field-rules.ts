@@ -104,6 +104,7 @@ export interface FieldRuleOptions {
 /** Checks one value against its field definition. `undefined` means the property is absent. */
 export function checkFieldValue(field: FieldDefinition & FieldRuleOptions, value: unknown): string | null {
   if (value === undefined) return isRequired(field) ? '{path} is required' : null;
+  if (field.readOnly) return '{path} is read-only';
   if (value === null) return field.nullable ? null : '{path} must not be null';
   if (isComposite(field.type)) return isPlainObject(value) ? null : '{path} must be an object';
   switch (field.type) {

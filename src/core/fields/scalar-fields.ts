@@ -16,6 +16,8 @@ export interface FieldOptions<T = unknown> {
   system?: boolean;
   unique?: boolean;
   example?: unknown;
+  /** Set by the service only: returned, never accepted in a write body (FieldDefinition.readOnly). */
+  readOnly?: boolean;
 }
 
 type Extra = Partial<Pick<DeclaredField, 'writeOnly' | 'encrypted' | 'httpUrl' | 'jsonShape' | 'api'>>;

@@ -23,3 +23,15 @@ export function isObjectKey(key: string): boolean {
 export function assertObjectKey(key: string): void {
   if (typeof key !== 'string' || !isObjectKey(key)) throw new InvalidObjectKeyError(String(key));
 }
+
+/**
+ * The object key of the file of a record whose id is a random (version 4) UUID: `ab/cd/<id>`.
+ * The key follows from the id alone, so nothing a client writes (a `fullPath`) ever chooses which
+ * object is served or removed.
+ */
+export function objectKeyFor(id: string): string {
+  const lower = id.toLowerCase();
+  const key = `${lower.slice(0, 2)}/${lower.slice(2, 4)}/${lower}`;
+  assertObjectKey(key);
+  return key;
+}

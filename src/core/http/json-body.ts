@@ -43,6 +43,11 @@ export function useJsonBodies(app: INestApplication, adapter: HttpAdapter, limit
     };
     instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limitBytes }, parse);
     instance.addContentTypeParser(/^application\/[\w.+-]+\+json/i, { parseAs: 'string', bodyLimit: limitBytes }, parse);
+    // file uploads (API.md section 16): the body stays unread, the upload receiver streams it from the raw request
+    instance.addContentTypeParser(
+      'multipart/form-data',
+      (_request: unknown, _payload: unknown, done: (error: Error | null, body?: unknown) => void) => done(null),
+    );
     return;
   }
   const express = app as NestExpressApplication;

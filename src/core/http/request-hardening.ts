@@ -54,15 +54,28 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
  * A middleware rather than a Nest interceptor: it runs before either adapter parses the body, and
  * spares every request the interceptor chain (rxjs and async-hook bindings).
  */
-export function requireJsonBody(req: Req, _res: Res, next: Next): void {
-  const { headers } = req;
-  const length = Number(headers['content-length'] ?? 0);
-  const hasBody = length > 0 || headers['transfer-encoding'] !== undefined;
-  if (hasBody && !JSON_TYPE.test(String(headers['content-type'] ?? ''))) {
-    next(new UnsupportedMediaTypeException('Body must be application/json'));
-    return;
-  }
-  next();
+export function requireJsonBody(req: Req, res: Res, next: Next): void {
+  requireJsonBodyExcept(new Set())(req, res, next);
+}
+
+const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
+
+/** requireJsonBody, except that a POST to one of `uploadPaths` (`/rest/attachments`) may also be multipart/form-data. */
+export function requireJsonBodyExcept(uploadPaths: ReadonlySet<string>) {
+  return (req: Req & { method?: string }, _res: Res, next: Next): void => {
+    const { headers } = req;
+    const length = Number(headers['content-length'] ?? 0);
+    const hasBody = length > 0 || headers['transfer-encoding'] !== undefined;
+    const type = String(headers['content-type'] ?? '');
+    if (hasBody && !JSON_TYPE.test(type)) {
+      const upload = req.method === 'POST' && MULTIPART_TYPE.test(type) && uploadPaths.has(req.url.split('?')[0]);
+      if (!upload) {
+        next(new UnsupportedMediaTypeException('Body must be application/json'));
+        return;
+      }
+    }
+    next();
+  };
 }
 
 type HeaderCall = ['set', string, string | number | readonly string[]] | ['remove', string];

@@ -40,6 +40,11 @@ export interface CollectionDefinition {
    * keys, grant values or receive every record (apiKeys, roles, webhooks).
    */
   adminOnly?: boolean;
+  /**
+   * Its records hold a stored file (attachments, API.md section 16): its create route also takes
+   * a multipart/form-data upload, and it has the file routes of the route table (content, link).
+   */
+  files?: boolean;
   /** Named overrides of the generic behaviour (apiKeys tokens...), with their reason. */
   hooks?: CollectionHooks;
 }

@@ -1,4 +1,12 @@
-import { BadRequestException, ForbiddenException, Inject, Injectable, PipeTransform, Type } from '@nestjs/common';
+import {
+  BadRequestException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  PipeTransform,
+  Type,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { CollectionDefinition } from '../model/collection-definition';
@@ -9,6 +17,7 @@ import { DuplicatesInput } from '../records/record-duplicates';
 import { MergeInput } from '../records/record-merges';
 import { parseMergeBody } from './merge-body';
 import { BodyInput, CreateBodyInput } from './request-inputs';
+import type { MultipartRequest } from './file-uploads';
 import { badRequest, validateRecord, validateRecordArray } from '../validation/record-body';
 
 /** Path parameter `:id`: a UUID, else 400 `'abc' is not a valid UUID`. */
@@ -42,6 +51,8 @@ function updateBodyPipe(def: CollectionDefinition): Type<PipeTransform> {
 export interface CreateInput {
   records: Row[];
   upsert: boolean;
+  /** A file upload (multipart/form-data) of a collection with files: the receiver reads it. */
+  multipart?: MultipartRequest;
 }
 
 function parseUpsert(raw: unknown): boolean {
@@ -58,8 +69,13 @@ export function bodyPipesFor(def: CollectionDefinition) {
     @Injectable()
     class CreateBodyPipe implements PipeTransform {
       constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-      transform({ body, upsert }: CreateBodyInput): CreateInput {
+      transform({ body, upsert, multipart }: CreateBodyInput): CreateInput {
         const isUpsert = parseUpsert(upsert);
+        if (multipart) {
+          if (many || !def.files) throw new UnsupportedMediaTypeException('Body must be application/json');
+          if (isUpsert) throw badRequest(['upsert is not available for a file upload']);
+          return { records: [], upsert: false, multipart };
+        }
         const dto = isUpsert ? def.update : def.create;
         let records: Row[];
         if (many) records = validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth);

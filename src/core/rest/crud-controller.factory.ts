@@ -1,4 +1,4 @@
-import { Controller, Param, Type } from '@nestjs/common';
+import { Controller, Inject, Optional, Param, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
@@ -20,6 +20,7 @@ import { fill } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 import { bodyPipesFor, CreateInput, UuidParamPipe } from './body-pipes';
 import { exportFile } from './export-file';
+import { UploadReceiver } from './file-uploads';
 import { CreateBody, RouteBody, RouteQuery } from './request-inputs';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
@@ -50,6 +51,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     constructor(
       catalog: CollectionCatalog,
       readonly records: RecordServices,
+      @Optional() @Inject(UploadReceiver) readonly uploads?: UploadReceiver, // a collection with files has one
     ) {
       this.meta = catalog.require(def.plural);
     }
@@ -79,6 +81,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
+      if (input.multipart) {
+        const uploaded = await this.uploads!.receive(this.meta, input.multipart, shape, actor);
+        if (uploaded.etag) header('ETag', uploaded.etag);
+        return { data: { [key('createOne')]: uploaded.record } };
+      }
       const options = { idempotencyKey };
       const created = await this.records.createOrUpsert(this.meta, one, input, shape, actor, options);
       const { records, etag, replayed } = created;

@@ -3,6 +3,7 @@ import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
 import type { Access } from '../model/access';
 import type { RequestActor } from '../model/record';
 import type { RawQuery } from './request-params';
+import { isMultipart, MultipartRequest } from './file-uploads';
 
 /**
  * The raw inputs of a route handed to its pipes with the key's access (the pipes refuse what the
@@ -21,6 +22,8 @@ export interface BodyInput {
 
 export interface CreateBodyInput extends BodyInput {
   upsert: unknown;
+  /** A multipart/form-data create (a file upload, API.md section 16): its body is left unread. */
+  multipart?: MultipartRequest;
 }
 
 type Request = { query?: RawQuery; body?: unknown; [ACTOR_PROPERTY]?: RequestActor };
@@ -37,7 +40,19 @@ export const RouteBody = createParamDecorator((_: unknown, ctx: ExecutionContext
   return { body: request.body, access: request[ACTOR_PROPERTY]!.access };
 });
 
+/** Fastify wraps Node's request and response (`raw`); Express extends them. */
+const rawOf = <T>(wrapped: unknown): T => ((wrapped as { raw?: T }).raw ?? wrapped) as T;
+
 export const CreateBody = createParamDecorator((_: unknown, ctx: ExecutionContext): CreateBodyInput => {
   const request = requestOf(ctx);
-  return { body: request.body, upsert: request.query?.upsert, access: request[ACTOR_PROPERTY]!.access };
+  const input: CreateBodyInput = {
+    body: request.body,
+    upsert: request.query?.upsert,
+    access: request[ACTOR_PROPERTY]!.access,
+  };
+  const headers = (request as { headers?: Record<string, unknown> }).headers;
+  if (isMultipart(headers?.['content-type'])) {
+    input.multipart = { request: rawOf(request), response: rawOf(ctx.switchToHttp().getResponse()) };
+  }
+  return input;
 });

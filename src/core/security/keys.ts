@@ -32,7 +32,10 @@ export function loadMasterKey(config: AppConfig): Buffer {
 }
 
 /** Derives an independent sub-key per purpose, so one secret serves encryption and signatures. */
-export function deriveKey(master: Buffer, purpose: 'field-encryption' | 'cursor-signing' | 'etag'): Buffer {
+export function deriveKey(
+  master: Buffer,
+  purpose: 'field-encryption' | 'cursor-signing' | 'etag' | 'file-link',
+): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.from('crm-record-service'), Buffer.from(purpose), 32));
 }
 
@@ -42,10 +45,13 @@ export class KeyRing {
   readonly fieldKey: Buffer;
   /** Keys the ETags of records (see records/etag.ts). */
   readonly etagKey: Buffer;
+  /** Keys signed file download links (API.md section 16), unless FILE_LINK_SECRET gives one. */
+  readonly fileLinkKey: Buffer;
 
   constructor(master: Buffer) {
     this.cursorKey = deriveKey(master, 'cursor-signing');
     this.fieldKey = deriveKey(master, 'field-encryption');
     this.etagKey = deriveKey(master, 'etag');
+    this.fileLinkKey = deriveKey(master, 'file-link');
   }
 }

@@ -1,0 +1,79 @@
+import { BadRequestException, Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
+import { FileStorage, objectKeyFor } from '../../core/files';
+import type { CollectionMeta } from '../../core/model/collection-meta';
+import type { ApiRecord, RequestActor } from '../../core/model/record';
+import type { Shape } from '../../core/query/record-shape';
+import { RecordServices } from '../../core/records/record-services';
+import { MultipartRequest, UploadReceiver } from '../../core/rest/file-uploads';
+import { badRequest, validateRecord } from '../../core/validation/record-body';
+import { receiveUpload, UploadAbortedError } from './multipart-upload';
+
+/**
+ * Multipart `POST /attachments` (API.md section 16): the file is streamed to the storage under a
+ * key of the service's own (made from the new record's id, never from the client's file name),
+ * then the attachment is created by the normal create path (access checks, one
+ * `attachment.created` event) with `fullPath`, `size`, `mimeType` and `checksum` set by the
+ * service. Whatever fails after the file was stored (a bad field, a refused write, a database
+ * error) removes it: nothing remains.
+ */
+@Injectable()
+export class AttachmentUploads extends UploadReceiver {
+  private readonly logger = new Logger('AttachmentUploads');
+
+  constructor(
+    private readonly storage: FileStorage,
+    private readonly records: RecordServices,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  async receive(
+    meta: CollectionMeta,
+    upload: MultipartRequest,
+    shape: Shape,
+    actor: RequestActor,
+  ): Promise<{ record: ApiRecord; etag?: string }> {
+    const id = randomUUID();
+    const key = objectKeyFor(id);
+    const received = await receiveUpload(upload.request, this.storage, key, this.config.files).catch((error) => {
+      // answered before the client finished sending (413, 415): the rest of its body is not read
+      if (!upload.request.complete && !upload.response.headersSent) upload.response.setHeader('Connection', 'close');
+      if (error instanceof UploadAbortedError) this.logger.debug(error.message);
+      throw error;
+    });
+    try {
+      const fields = this.checkFields(meta, received.fields, received.fileName);
+      const { size, mimeType, checksum } = received.facts;
+      const record = { ...fields, id, fullPath: key, size, mimeType, checksum };
+      const created = await this.records.createOrUpsert(
+        meta,
+        `POST /${meta.plural}`,
+        { records: [record], upsert: false },
+        shape,
+        actor,
+        {},
+      );
+      return { record: created.records[0], etag: created.etag };
+    } catch (error) {
+      await this.storage.delete(key).catch((cause: unknown) => {
+        // the periodic sweep removes it later (no attachment points to it)
+        this.logger.warn(`could not remove the file of a refused upload ${key}: ${String(cause)}`);
+      });
+      throw error;
+    }
+  }
+
+  /** The text parts, checked like the fields of a JSON create; `name` defaults to the file's name. */
+  private checkFields(meta: CollectionMeta, parts: Record<string, string>, fileName?: string): Record<string, unknown> {
+    if (Object.hasOwn(parts, 'fullPath')) throw badRequest(['fullPath is set by the service on a file upload']);
+    if (Object.hasOwn(parts, 'id')) throw badRequest(['id is set by the service on a file upload']);
+    const body: Record<string, unknown> = { ...parts };
+    if (body.name === undefined) body.name = fileName ?? 'file';
+    const result = validateRecord(meta.def.create, body, false, this.config.maxBodyDepth);
+    if (!result.ok) throw new BadRequestException(result.messages);
+    return result.value;
+  }
+}

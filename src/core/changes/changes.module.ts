@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ChangeFeed } from './change-feed.service';
+import { ChangeFeedSubscriber } from './change-feed.subscriber';
+import { ChangeRetention } from './change-retention';
+import { ChangeStreams } from './change-streams';
+
+/**
+ * The change feed (API.md section 15): its entries written with every write's events, positions in
+ * commit order, retention, and the live streams of this instance. The routes are in
+ * rest/changes.controller.ts; exports read `ChangeFeed.tokenOfSnapshot`.
+ */
+@Module({
+  providers: [ChangeFeed, ChangeFeedSubscriber, ChangeRetention, ChangeStreams],
+  exports: [ChangeFeed, ChangeStreams, ChangeRetention],
+})
+export class ChangesModule {}

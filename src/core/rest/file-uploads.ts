@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CollectionMeta } from '../model/collection-meta';
+import type { ApiRecord, RequestActor } from '../model/record';
+import type { Shape } from '../query/record-shape';
+
+/** A `multipart/form-data` create, its body left unread for the receiver to stream (both adapters). */
+export interface MultipartRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+/**
+ * What turns a multipart create of a collection with files (`files: true`, API.md section 16)
+ * into a record: provided by the module of that collection (attachments), called by the create
+ * route of the shared controller. Core names no collection: a collection registers it.
+ */
+export abstract class UploadReceiver {
+  abstract receive(
+    meta: CollectionMeta,
+    upload: MultipartRequest,
+    shape: Shape,
+    actor: RequestActor,
+  ): Promise<{ record: ApiRecord; etag?: string }>;
+}
+
+const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
+
+/** Whether a request's Content-Type is multipart/form-data. */
+export function isMultipart(contentType: unknown): boolean {
+  return typeof contentType === 'string' && MULTIPART.test(contentType);
+}

@@ -1,0 +1,340 @@
+/**
+ * Files for attachments (API.md section 16): multipart upload, download (ranges, 304), signed
+ * links, limits and bad input (nothing left behind), lifecycle (hard delete removes the stored
+ * file after commit, soft delete keeps it), access (section 14). Disk storage here; the S3
+ * round trip and lifecycle in files-s3.e2e-spec.ts.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileCleaner } from '../../src/collections/attachments/file-cleaner';
+import { DiskFileStorage, FileStorage } from '../../src/core/files';
+import { sleep } from '../support/child-server';
+import { createRecord } from '../support/fixtures';
+import { Json } from '../support/http';
+import { keyWithRole } from '../support/keys';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const PNG = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),
+  Buffer.alloc(300, 7),
+]);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+const ELF = Buffer.concat([Buffer.from('7f454c46020101000000000000000000', 'hex'), Buffer.alloc(5000, 1)]);
+const TEXT = Buffer.from('plain words, no magic number here\n'.repeat(300));
+const LIMIT = 256 * 1024;
+
+let t: TestApp;
+let dataDir: string | undefined;
+let authorId: string;
+
+beforeAll(async () => {
+  dataDir = process.env.TEST_DATABASE_URL ? mkdtempSync(join(tmpdir(), 'crm-files-e2e-')) : undefined;
+  t = await startTestApp({
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    FILE_MAX_BYTES: String(LIMIT),
+    FILE_LINK_TTL_SECONDS: '2',
+    FILE_CLEANUP_INTERVAL_MS: '50',
+    FILE_SWEEP_INTERVAL_MS: '86400000',
+    FILE_ORPHAN_AGE_MS: '0',
+  });
+  authorId = (await createRecord(t.http, 'workspaceMembers')).id as string;
+});
+afterAll(async () => {
+  await t?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const storage = () => t.app.get(FileStorage) as DiskFileStorage;
+
+/** Every file under the storage's folder, temporary ones included. */
+function storedFiles(): string[] {
+  try {
+    return readdirSync(storage().root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+async function attachmentCount(): Promise<number> {
+  const [row] = await t.db.query<{ n: string }>('SELECT count(*) AS n FROM "attachment"');
+  return Number(row.n);
+}
+
+/** What is stored: attachment rows and files (temporary ones included). */
+async function state() {
+  return { records: await attachmentCount(), files: storedFiles().length };
+}
+
+type Part = { name: string; value: string } | { name: string; file: Buffer; filename: string; type?: string };
+
+async function upload(parts: Part[], token = t.token) {
+  const form = new FormData();
+  for (const part of parts) {
+    if ('file' in part)
+      form.append(part.name, new Blob([part.file], { type: part.type ?? 'text/plain' }), part.filename);
+    else form.append(part.name, part.value);
+  }
+  const res = await fetch(`${t.baseUrl}/attachments?depth=0`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, Json> };
+}
+
+const fileParts = (file: Buffer, filename = 'a.bin'): Part[] => [
+  { name: 'authorId', value: authorId },
+  { name: 'file', file, filename },
+];
+
+async function download(id: string, headers: Record<string, string> = {}, token: string | null = t.token) {
+  const res = await fetch(`${t.baseUrl}/attachments/${id}/content`, {
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await sleep(25);
+  }
+}
+
+describe('upload and download', () => {
+  let png: Record<string, Json>;
+
+  it('stores a PNG declared as text/plain with its type from the bytes, size, checksum and a key of the service', async () => {
+    const res = await upload(fileParts(PNG, 'résumé 日本.png'));
+    expect(res.status).toBe(201);
+    png = res.body.data.createAttachment;
+    expect(png).toMatchObject({
+      name: 'résumé 日本.png',
+      size: PNG.length,
+      mimeType: 'image/png',
+      checksum: sha256(PNG),
+      authorId,
+    });
+    expect(png.fullPath).toBe(`${png.id.slice(0, 2)}/${png.id.slice(2, 4)}/${png.id}`);
+    const events = await t.db.query('SELECT "name" FROM "auditLog" WHERE "recordId" = $1', [png.id]);
+    expect(events.map((e) => e.name)).toEqual(['attachment.created']);
+  });
+
+  it('downloads it byte for byte, with the safe headers and an RFC 6266 name', async () => {
+    const res = await download(png.id);
+    expect(res.status).toBe(200);
+    expect(res.bytes.equals(PNG)).toBe(true);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-length')).toBe(String(PNG.length));
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="résumé ??.png"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E6%97%A5%E6%9C%AC.png`,
+    );
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain('sandbox');
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect(res.headers.get('etag')).toBe(`"${png.checksum.slice(7)}"`);
+  });
+
+  it('answers ranges (206), an unsatisfiable range (416) and If-None-Match (304)', async () => {
+    const part = await download(png.id, { range: 'bytes=2-9' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 2-9/${PNG.length}`);
+    expect(part.bytes.equals(PNG.subarray(2, 10))).toBe(true);
+    const tail = await download(png.id, { range: 'bytes=-4' });
+    expect(tail.status).toBe(206);
+    expect(tail.bytes.equals(PNG.subarray(PNG.length - 4))).toBe(true);
+    const past = await download(png.id, { range: `bytes=${PNG.length}-` });
+    expect(past.status).toBe(416);
+    expect(JSON.parse(past.bytes.toString())).toMatchObject({ statusCode: 416, error: 'RangeNotSatisfiableException' });
+    const cached = await download(png.id, { 'if-none-match': `"${png.checksum.slice(7)}"` });
+    expect(cached.status).toBe(304);
+    expect(cached.bytes.length).toBe(0);
+  });
+
+  it('detects PDF and answers application/octet-stream for unknown bytes', async () => {
+    const pdf = await upload(fileParts(PDF, 'c.pdf'));
+    expect(pdf.body.data.createAttachment.mimeType).toBe('application/pdf');
+    const text = await upload([...fileParts(TEXT, 'notes.txt'), { name: 'name', value: 'my notes' }]);
+    expect(text.body.data.createAttachment).toMatchObject({ mimeType: 'application/octet-stream', name: 'my notes' });
+    expect((await download(text.body.data.createAttachment.id)).bytes.equals(TEXT)).toBe(true);
+  });
+
+  it('refuses size, mimeType and checksum in a JSON create or update, and serves no file for a JSON attachment', async () => {
+    const made = await t.http.post('/attachments', { authorId, name: 'x', size: 3, checksum: 'sha256:00' });
+    expect(made.status).toBe(400);
+    expect(made.body.messages).toEqual(['size is read-only', 'checksum is read-only']);
+    const plain = await t.http.post('/attachments?depth=0', { authorId, name: 'elsewhere', fullPath: 'https://x/y' });
+    expect(plain.body.data.createAttachment).toMatchObject({ size: null, mimeType: null, checksum: null });
+    expect((await download(plain.body.data.createAttachment.id)).status).toBe(404);
+    const changed = await t.http.patch(`/attachments/${png.id}`, { mimeType: 'text/html' });
+    expect(changed.status).toBe(400);
+  });
+});
+
+describe('signed links', () => {
+  let id: string;
+  beforeAll(async () => {
+    id = (await upload(fileParts(PDF, 'link.pdf'))).body.data.createAttachment.id;
+  });
+
+  it('downloads without a token until expiry; a tampered or expired link is a 403', async () => {
+    const res = await fetch(`${t.baseUrl}/attachments/${id}/link`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    expect(res.status).toBe(201);
+    const { url, expiresAt } = ((await res.json()) as { data: { url: string; expiresAt: string } }).data;
+    expect(url.startsWith(t.baseUrl.replace('/rest', ''))).toBe(true);
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    expect(Buffer.from(await ok.arrayBuffer()).equals(PDF)).toBe(true);
+    const tampered = await fetch(url.replace(/signature=./, (m) => m.slice(0, -1) + (m.endsWith('A') ? 'B' : 'A')));
+    expect(tampered.status).toBe(403);
+    const other = await fetch(url.replace(id, (await upload(fileParts(PNG))).body.data.createAttachment.id));
+    expect(other.status).toBe(403);
+    expect((await fetch(`${t.baseUrl}/attachments/${id}/content`)).status).toBe(401);
+    await sleep(Date.parse(expiresAt) - Date.now() + 50);
+    const expired = await fetch(url);
+    expect(expired.status).toBe(403);
+    expect(await expired.json()).toMatchObject({ error: 'FORBIDDEN' });
+  });
+});
+
+describe('bad input leaves nothing', () => {
+  const cases: [string, () => Part[], number][] = [
+    ['no file part', () => [{ name: 'authorId', value: authorId }], 400],
+    ['two file parts', () => [...fileParts(PDF), { name: 'file', file: PDF, filename: 'b.pdf' }], 400],
+    [
+      'a file part of another name',
+      () => [
+        { name: 'authorId', value: authorId },
+        { name: 'doc', file: PDF, filename: 'a' },
+      ],
+      400,
+    ],
+    ['an unknown field', () => [...fileParts(PDF), { name: 'colour', value: 'red' }], 400],
+    ['a bad join column', () => [...fileParts(PDF), { name: 'personId', value: 'not-a-uuid' }], 400],
+    [
+      'a join column to nothing',
+      () => [...fileParts(PDF), { name: 'personId', value: '3b0e8b8e-2a6f-4d1e-9d3c-1f1f1f1f1f1f' }],
+      400,
+    ],
+    ['a read-only field', () => [...fileParts(PDF), { name: 'size', value: '3' }], 400],
+    ['a fullPath', () => [...fileParts(PDF), { name: 'fullPath', value: 'ab/cd/x' }], 400],
+    ['an executable (ELF)', () => fileParts(ELF, 'tool.txt'), 415],
+    ['a file over FILE_MAX_BYTES', () => fileParts(Buffer.alloc(LIMIT + 1, 1)), 413],
+  ];
+  it.each(cases)('%s', async (_, parts, status) => {
+    const before = await state();
+    const res = await upload(parts());
+    expect({ status: res.status, error: res.body.statusCode }).toEqual({ status, error: status });
+    await until(async () => JSON.stringify(await state()) === JSON.stringify(before));
+  });
+
+  it('a non-multipart, non-JSON body is still a 415', async () => {
+    const res = await t.http.request('POST', '/attachments', { raw: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+  });
+
+  it('an upload aborted mid-body leaves nothing', async () => {
+    const before = await state();
+    const boundary = 'abortboundary';
+    const req = httpRequest(`${t.baseUrl}/attachments`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': '100000',
+      },
+    });
+    req.on('error', () => undefined);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`);
+    req.write(Buffer.alloc(20_000, 3));
+    await until(() => storedFiles().length > before.files); // the upload is under way
+    req.destroy();
+    await until(async () => JSON.stringify(await state()) === JSON.stringify(before));
+  });
+
+  it('answers 413 while the client is still sending', async () => {
+    const before = await state();
+    const boundary = 'bigboundary';
+    const req = httpRequest(`${t.baseUrl}/attachments`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(10 * LIMIT),
+      },
+    });
+    req.on('error', () => undefined);
+    const answered = new Promise<number>((resolve) => req.on('response', (res) => resolve(res.statusCode!)));
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`);
+    req.write(Buffer.alloc(LIMIT + 1000, 3)); // past the limit, far from the announced length
+    expect(await answered).toBe(413);
+    req.destroy();
+    await until(async () => JSON.stringify(await state()) === JSON.stringify(before));
+  });
+});
+
+describe('lifecycle', () => {
+  const stored = (id: string) => storage().stat(`${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`);
+
+  it('soft delete keeps the file, restore serves it again, hard delete removes it after commit', async () => {
+    const { id } = (await upload(fileParts(PDF))).body.data.createAttachment;
+    expect((await t.http.delete(`/attachments/${id}?soft_delete=true`)).status).toBe(200);
+    expect((await download(id)).status).toBe(404);
+    expect(await stored(id)).toBeDefined();
+    expect((await t.http.patch(`/attachments/${id}/restore`)).status).toBe(200);
+    expect((await download(id)).bytes.equals(PDF)).toBe(true);
+    expect((await t.http.delete(`/attachments/${id}`)).status).toBe(200);
+    await until(async () => (await stored(id)) === undefined);
+  });
+
+  it('a hard delete of many by filter removes every file', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await upload(fileParts(PNG))).body.data.createAttachment.id);
+    const res = await t.http.delete(`/attachments?filter=id[in]:[${ids.join(',')}]`);
+    expect(res.status).toBe(200);
+    await until(async () => (await Promise.all(ids.map(stored))).every((s) => s === undefined));
+    const [outbox] = await t.db.query<{ n: string }>('SELECT count(*) AS n FROM "fileDeletion"');
+    expect(Number(outbox.n)).toBe(0);
+  });
+
+  it('the sweep removes stored files no attachment points to', async () => {
+    const { id } = (await upload(fileParts(PNG))).body.data.createAttachment;
+    await t.db.query('DELETE FROM "attachment" WHERE "id" = $1', [id]); // as if the insert never happened
+    const keep = (await upload(fileParts(PDF))).body.data.createAttachment.id;
+    await t.app.get(FileCleaner).sweep();
+    expect(await stored(id)).toBeUndefined();
+    expect(await stored(keep)).toBeDefined();
+  });
+});
+
+describe('access (API.md section 14)', () => {
+  it('upload needs create (403, nothing stored); download and link need read and the row filter', async () => {
+    const reader = await keyWithRole(t, [{ collection: 'attachments', actions: ['read'] }]);
+    const before = await state();
+    const refused = await upload(fileParts(PNG), reader.token);
+    expect(refused.status).toBe(403);
+    expect(await state()).toEqual(before);
+    const writer = await keyWithRole(t, [{ collection: 'attachments', actions: ['create'] }]);
+    const { id } = (await upload(fileParts(PNG), writer.token)).body.data.createAttachment;
+    expect((await download(id, {}, writer.token)).status).toBe(403);
+    expect((await writer.http.post(`/attachments/${id}/link`, {})).status).toBe(403);
+    expect((await download(id, {}, reader.token)).status).toBe(200);
+    const filtered = await keyWithRole(t, [
+      { collection: 'attachments', actions: ['read'], filter: 'name[eq]:"other"' },
+    ]);
+    expect((await download(id, {}, filtered.token)).status).toBe(404);
+    expect((await filtered.http.post(`/attachments/${id}/link`, {})).status).toBe(404);
+  });
+});
