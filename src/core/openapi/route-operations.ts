@@ -44,6 +44,12 @@ const EXPORT_HEADERS = {
     description: 'attachment; filename="<plural>.<format>"',
     schema: { type: 'string' },
   },
+  'X-Changes-Token': {
+    description:
+      "The change feed's position of the export's snapshot: GET /changes?since=<this token> gives the changes since, " +
+      'so that the export followed by them reproduces the live data',
+    schema: { type: 'string' },
+  },
 };
 
 /** The schema of a route's success answer. */

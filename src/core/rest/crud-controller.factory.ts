@@ -69,8 +69,12 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     }
 
     @route('exportRecords')
-    async exportRecords(@RouteQuery(query.exportRecords) exported: ExportQuery, @Actor() actor: RequestActor) {
-      return exportFile(await this.records.exports.open(this.meta, exported, actor.access));
+    async exportRecords(
+      @RouteQuery(query.exportRecords) exported: ExportQuery,
+      @Actor() actor: RequestActor,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      return exportFile(await this.records.exports.open(this.meta, exported, actor.access), header);
     }
 
     @route('createOne')
