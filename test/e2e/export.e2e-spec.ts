@@ -1,3 +1,4 @@
+import { createRecord } from '../support/fixtures';
 import type { Json } from '../support/http';
 import { badRequest, forbidden, keyWithRole, RoleKey } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -171,6 +172,23 @@ describe('export', () => {
     expect((await key.http.get('/companies/export?format=csv')).body).toEqual(
       forbidden(`API key '${key.name}' may not read companies`),
     );
+  });
+
+  it('records decoded in Node (secrets in clear) equal the list as well', async () => {
+    const account = await createRecord(t.http, 'connectedAccounts', { accessToken: 'ya29.export' });
+    const res = await t.http.get('/connectedAccounts/export?format=ndjson');
+    const exported = res.text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const listed = (await t.http.get('/connectedAccounts?depth=0')).body.data.connectedAccounts;
+    expect(exported).toEqual(listed);
+    expect(exported.find((a: Json) => a.id === account.id).accessToken).toBe('ya29.export');
+    const csv = parseCsv((await t.http.get('/connectedAccounts/export?format=csv&fields=accessToken')).text);
+    expect(csv).toEqual([
+      ['id', 'accessToken'],
+      [account.id, 'ya29.export'],
+    ]);
   });
 
   it('X-Changes-Token: the export then GET /changes?since=<token> reproduces the live data after concurrent writes', async () => {
