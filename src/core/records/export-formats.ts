@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { StringDecoder } from 'node:string_decoder';
 import { pipeline, Readable, Transform, TransformCallback } from 'node:stream';
 import { isComposite } from '../fields/field-definition';
@@ -52,46 +52,57 @@ export function csvColumns(meta: CollectionMeta, kept: (name: string) => boolean
   return columns;
 }
 
-/** Splits NDJSON bytes into records and turns each into its CSV cells (one array per record). */
-class NdjsonToCells extends Transform {
+const CSV_OPTIONS = { record_delimiter: 'windows' } as const;
+
+/**
+ * NDJSON bytes to CSV (RFC 4180: CRLF, a header row, quoted where needed): each chunk's complete
+ * lines become records, their cells written by csv-stringify in one call per chunk.
+ */
+class NdjsonToCsv extends Transform {
   private readonly decoder = new StringDecoder('utf8');
   private rest = '';
 
   constructor(private readonly columns: CsvColumn[]) {
-    super({ readableObjectMode: true, readableHighWaterMark: 64 });
+    super();
+    this.push(stringify([columns.map((c) => c.header)], CSV_OPTIONS));
+  }
+
+  private rows(lines: string[]): string {
+    const rows = lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+    return rows.length
+      ? stringify(
+          rows.map((record) => this.columns.map((c) => c.cell(record))),
+          CSV_OPTIONS,
+        )
+      : '';
   }
 
   override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const text = this.rest + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
-    const lines = text.split('\n');
+    const lines = (this.rest + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk))).split('\n');
     this.rest = lines.pop()!;
-    for (const line of lines) {
-      if (line === '') continue;
-      const record = JSON.parse(line) as Record<string, unknown>;
-      this.push(this.columns.map((c) => c.cell(record)));
+    try {
+      callback(null, this.rows(lines));
+    } catch (error) {
+      callback(error as Error);
     }
-    callback();
   }
 
   override _flush(callback: TransformCallback): void {
-    const last = this.rest + this.decoder.end();
-    if (last.trim() !== '') this.push(this.columns.map((c) => c.cell(JSON.parse(last) as Record<string, unknown>)));
-    callback();
+    try {
+      callback(null, this.rows([this.rest + this.decoder.end()]));
+    } catch (error) {
+      callback(error as Error);
+    }
   }
 }
 
 /**
  * The bytes of an export in its format, from NDJSON bytes (one record per line): as they are, or
- * as CSV (RFC 4180: CRLF, a header row, quoted where needed). An error of the source reaches the
- * result, and destroying the result destroys the source (which releases its connection).
+ * as CSV. An error of the source reaches the result, and destroying the result destroys the source
+ * (which releases its connection).
  */
 export function exportBytes(source: Readable, format: ExportFormat, columns: CsvColumn[]): Readable {
   if (format === 'ndjson') return source;
-  const stringifier = stringify({
-    header: true,
-    columns: columns.map((c) => c.header),
-    record_delimiter: 'windows',
-  });
-  // an error anywhere destroys all three; so does the reader destroying the last (a client gone)
-  return pipeline(source, new NdjsonToCells(columns), stringifier, () => undefined);
+  // an error anywhere destroys both; so does the reader destroying the result (a client gone)
+  return pipeline(source, new NdjsonToCsv(columns), () => undefined);
 }

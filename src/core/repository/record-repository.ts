@@ -63,7 +63,7 @@ export class RecordRepository {
   ): { text: string; values: unknown[] } {
     const { where, values } = scoped(this.scope, list.where, list.values);
     const select = json
-      ? `(${recordJsonSql(this.table.meta, this.table.name, json.keep)})::text AS "line"`
+      ? `(${recordJsonSql(this.table.meta, this.table.name, json.keep, true)})::text AS "line"`
       : this.table.selectList;
     return {
       text: `SELECT ${select} FROM ${this.table.name}${where ? ` WHERE ${where}` : ''} ORDER BY ${list.orderBy}`,
