@@ -1,3 +1,5 @@
+import { QueryError } from '../errors/query-error';
+
 /** Quotes an identifier that comes from metadata (never from a request): the one quoting function. */
 export function q(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
@@ -22,4 +24,31 @@ export function literal(text: string): string {
 /** `ARRAY['a', 'b']::text[]` of names from metadata. */
 export function namesArray(names: readonly string[]): string {
   return `ARRAY[${names.map(literal).join(', ')}]::text[]`;
+}
+
+/** A bound value as the text the driver would send for it (arrays as array literals). */
+function valueText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const items = value.map((v) => (v === null ? 'NULL' : `"${valueText(v).replace(/[\\"]/g, '\\$&')}"`));
+    return `{${items.join(',')}}`;
+  }
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * A statement with its bound values written in as literals, for the one statement that takes no
+ * parameters (`COPY (...) TO STDOUT`): each `$n` becomes an escaped string constant (`E'...'`),
+ * which PostgreSQL types from its context as it types an untyped parameter. A value holding a NUL
+ * character (which no text value can hold) is refused.
+ */
+export function inlineValues(text: string, values: unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = values[Number(n) - 1];
+    if (value === null || value === undefined) return 'NULL';
+    const raw = valueText(value);
+    if (raw.includes('\u0000')) throw new QueryError('A value holds a NUL character');
+    return `E'${raw.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  });
 }

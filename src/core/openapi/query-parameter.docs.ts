@@ -47,6 +47,10 @@ export const QUERY_PARAMETER_DOCS = {
       'The body is then validated as partial records.',
     schema: { type: 'boolean', default: false },
   },
+  format: {
+    description: 'Export format: ndjson (one JSON record per line) or csv (RFC 4180, a header row). Required.',
+    schema: { type: 'string', enum: ['ndjson', 'csv'], examples: ['csv'] },
+  },
   soft_delete: {
     description: 'true: set deletedAt instead of deleting the record (restore with PATCH .../restore).',
     schema: { type: 'boolean', default: false, examples: [false] },

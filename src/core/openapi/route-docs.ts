@@ -19,6 +19,12 @@ export const ROUTE_DOCS: Record<CollectionRoute['name'], RouteDocs> = {
     answers: 'A page of records',
     errors: [400, 401, 429],
   },
+  exportRecords: {
+    operationId: 'export{PascalPlural}',
+    summary: 'Export every {singular} the filter matches (NDJSON or CSV, streamed, one snapshot)',
+    answers: 'The records at depth 0, streamed as an attachment',
+    errors: [400, 401, 429],
+  },
   createOne: {
     operationId: 'createOne{Pascal}',
     summary: 'Create (or upsert) one {singular}',

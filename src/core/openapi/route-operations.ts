@@ -25,6 +25,34 @@ const envelope = (key: string, value: Schema): Schema => ({
   properties: { data: { type: 'object', required: [key], properties: { [key]: value } } },
 });
 
+/** The answer of an export: NDJSON (one record per line) or CSV, as an attachment (API.md section 15). */
+const EXPORT_CONTENT = (def: CollectionDefinition): Schema => ({
+  'application/x-ndjson': {
+    schema: { type: 'string', description: `One ${def.singular} per line, as JSON (depth 0)` },
+  },
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description:
+        'RFC 4180 (CRLF), a header row; composite sub-fields as dotted columns (name.firstName), arrays and JSON as ' +
+        'JSON text, null as an empty cell',
+    },
+  },
+});
+
+const EXPORT_HEADERS = {
+  'Content-Disposition': {
+    description: 'attachment; filename="<plural>.<format>"',
+    schema: { type: 'string' },
+  },
+  'X-Changes-Token': {
+    description:
+      "The change feed's position of the export's snapshot: GET /changes?since=<this token> gives the changes since, " +
+      'so that the export followed by them reproduces the live data',
+    schema: { type: 'string' },
+  },
+};
+
 /** The schema of a route's success answer. */
 function answerSchema(route: CollectionRoute, def: CollectionDefinition): Schema {
   const record = recordRef(def);
@@ -67,6 +95,8 @@ function answerSchema(route: CollectionRoute, def: CollectionDefinition): Schema
       };
       return { type: 'object', required: ['data'], properties: { data: { type: 'array', items: result } } };
     }
+    case 'export':
+      return { type: 'string' };
     case 'groups':
       return {
         type: 'array',
@@ -110,7 +140,9 @@ function operation(
     [route.status]: {
       description: words.answers,
       ...(route.headers?.includes('etag') ? { headers: ETAG } : {}),
-      content: { 'application/json': { schema: answerSchema(route, def) } },
+      ...(route.answer === 'export' ? { headers: EXPORT_HEADERS } : {}),
+      content:
+        route.answer === 'export' ? EXPORT_CONTENT(def) : { 'application/json': { schema: answerSchema(route, def) } },
     },
   };
   for (const status of [...words.errors, 403, 414, 503])

@@ -142,7 +142,7 @@ function queryParameter(
       { type: 'integer', minimum: 0, default: limits.pageSizeDefault, examples: [20] },
     );
   const docs = QUERY_PARAMETER_DOCS[name as keyof typeof QUERY_PARAMETER_DOCS];
-  return query(name, docs.description, docs.schema);
+  return query(name, docs.description, docs.schema, name === 'format');
 }
 
 /** The parameters of a route: the record id, its query parameters, the headers it reads. */

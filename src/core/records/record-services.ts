@@ -5,6 +5,7 @@ import { RequestActor, Row } from '../model/record';
 import { Shape } from '../query/record-shape';
 import { RecordBulkWrites } from './bulk-writes';
 import { RecordDuplicates } from './record-duplicates';
+import { RecordExports } from './record-exports';
 import { RecordGroups } from './record-groups';
 import { RecordMerges } from './record-merges';
 import { RecordReads } from './record-reads';
@@ -22,6 +23,7 @@ export class RecordServices {
     readonly bulk: RecordBulkWrites,
     readonly merges: RecordMerges,
     readonly groups: RecordGroups,
+    readonly exports: RecordExports,
   ) {}
 
   /**

@@ -15,6 +15,7 @@ import { RecordMerges } from './record-merges';
 import { RecordUpserts } from './record-upserts';
 import { RecordDuplicates } from './record-duplicates';
 import { RecordGroups } from './record-groups';
+import { RecordExports } from './record-exports';
 import { RecordSearch } from './record-search';
 import { RecordReads } from './record-reads';
 import { RecordShaper } from './record-shaper';
@@ -47,6 +48,7 @@ const SERVICES = [
   RecordUpserts,
   RecordMerges,
   RecordGroups,
+  RecordExports,
   RecordSearch,
   RecordServices,
 ];

@@ -23,8 +23,13 @@ function valueSql(col: StorageColumn, ref: string): string {
   }
 }
 
-/** `jsonb_build_object` takes at most 100 arguments: longer records are built in pieces. */
-function buildObject(pairs: string[]): string {
+/**
+ * `jsonb_build_object` takes at most 100 arguments: longer records are built in pieces. `text`:
+ * built as `json` text where it fits in one call (keys in the record's order, no jsonb value to
+ * build and print again: what an export sends).
+ */
+function buildObject(pairs: string[], text = false): string {
+  if (text && pairs.length <= 50) return `json_build_object(${pairs.join(', ')})`;
   const pieces: string[] = [];
   for (let i = 0; i < pairs.length; i += 40) pieces.push(`jsonb_build_object(${pairs.slice(i, i + 40).join(', ')})`);
   return pieces.length ? pieces.join(' || ') : `'{}'::jsonb`;
@@ -35,26 +40,33 @@ function buildObject(pairs: string[]): string {
  * as `recordEvent(meta, ..., codec.toRecord(row))` builds in Node (composites as objects, a
  * nullable composite with every sub-field null as null, timestamps in ISO 8601 UTC with
  * milliseconds, numerics as numbers, encrypted fields redacted, write-only fields absent). It
- * lets a set-based write produce its events inside PostgreSQL, without a round trip of its rows.
+ * lets a set-based write produce its events inside PostgreSQL, without a round trip of its rows,
+ * and an export its records (`keep`: the top-level fields kept besides `id`, every one by default;
+ * `text`: as json text, see buildObject).
  */
-export function recordJsonSql(meta: CollectionMeta, alias: string): string {
+export function recordJsonSql(
+  meta: CollectionMeta,
+  alias: string,
+  keep: (name: string) => boolean = () => true,
+  text = false,
+): string {
+  const object = (pairs: string[]) => (text ? `json_build_object(${pairs.join(', ')})` : buildObject(pairs));
   const ref = (column: string) => `${alias}.${q(column)}`;
   const pairs = [`'id', ${ref('id')}`];
   for (const field of meta.fields) {
-    if (field.writeOnly) continue;
+    if (field.writeOnly || !keep(field.name)) continue;
     const cols = meta.columnsByField.get(field.name)!;
     if (field.encrypted) {
       pairs.push(`${key(field.name)}, ${REDACTED_SQL}`);
     } else if (!isComposite(field.type)) {
       pairs.push(`${key(field.name)}, ${valueSql(cols[0], ref(cols[0].column))}`);
     } else {
-      const object = `jsonb_build_object(${cols.map((c) => `${key(c.sub!.name)}, ${valueSql(c, ref(c.column))}`).join(', ')})`;
+      const value = object(cols.map((c) => `${key(c.sub!.name)}, ${valueSql(c, ref(c.column))}`));
       const allNull = cols.map((c) => `${ref(c.column)} IS NULL`).join(' AND ');
-      pairs.push(
-        `${key(field.name)}, ${field.nullable ? `CASE WHEN ${allNull} THEN NULL ELSE ${object} END` : object}`,
-      );
+      pairs.push(`${key(field.name)}, ${field.nullable ? `CASE WHEN ${allNull} THEN NULL ELSE ${value} END` : value}`);
     }
   }
-  for (const column of ['createdAt', 'updatedAt', 'deletedAt']) pairs.push(`${key(column)}, ${isoSql(ref(column))}`);
-  return buildObject(pairs);
+  for (const column of ['createdAt', 'updatedAt', 'deletedAt'])
+    if (keep(column)) pairs.push(`${key(column)}, ${isoSql(ref(column))}`);
+  return buildObject(pairs, text);
 }

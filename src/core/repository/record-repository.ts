@@ -3,6 +3,7 @@ import { q } from '../database/sql';
 import { Row } from '../model/record';
 import { LIVE } from '../query/filter-sql';
 import { ListStatement } from '../query/list-sql';
+import { recordJsonSql } from './record-json';
 import { RowScope, scoped } from './row-scope';
 import { TableSql } from './table-sql';
 
@@ -49,6 +50,25 @@ export class RecordRepository {
       `SELECT ${select} FROM ${this.table.name}${where ? ` WHERE ${where}` : ''} ORDER BY ${list.orderBy} LIMIT ${list.limit}`,
       values,
     );
+  }
+
+  /**
+   * The statement of an export (API.md section 15): every row of a compiled list request in its
+   * order, no limit. `json`: each record's JSON at depth 0 as text in `line` (the fields `keep`
+   * keeps besides id), built inside PostgreSQL; else the rows as `page` reads them, for a codec.
+   */
+  exportStatement(
+    list: ListStatement,
+    json?: { keep: (name: string) => boolean },
+  ): { text: string; values: unknown[] } {
+    const { where, values } = scoped(this.scope, list.where, list.values);
+    const select = json
+      ? `(${recordJsonSql(this.table.meta, this.table.name, json.keep, true)})::text AS "line"`
+      : this.table.selectList;
+    return {
+      text: `SELECT ${select} FROM ${this.table.name}${where ? ` WHERE ${where}` : ''} ORDER BY ${list.orderBy}`,
+      values,
+    };
   }
 
   async count(db: Queryable, condition: string, bound: unknown[]): Promise<number> {

@@ -7,6 +7,7 @@ import { CollectionDefinition } from '../model/collection-definition';
 import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
 import { BulkQuery } from '../query/bulk-query';
+import { ExportQuery } from '../query/export-query';
 import { GroupByQuery } from '../query/group-by-query';
 import { ListQuery } from '../query/list-query';
 import { Shape } from '../query/record-shape';
@@ -18,6 +19,7 @@ import { RecordServices } from '../records/record-services';
 import { fill } from '../routes/route-paths';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 import { bodyPipesFor, CreateInput, UuidParamPipe } from './body-pipes';
+import { exportFile } from './export-file';
 import { UploadReceiver } from './file-uploads';
 import { CreateBody, RouteBody, RouteQuery } from './request-inputs';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
@@ -64,6 +66,15 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       if (count) header('Preference-Applied', `count=${count}`);
       const { records, pageInfo, totalCount } = await this.records.reads.findMany(this.meta, list, actor.access, count);
       return { data: { [def.plural]: records }, pageInfo, totalCount };
+    }
+
+    @route('exportRecords')
+    async exportRecords(
+      @RouteQuery(query.exportRecords) exported: ExportQuery,
+      @Actor() actor: RequestActor,
+      @ResponseHeaders() header: SetHeader,
+    ) {
+      return exportFile(await this.records.exports.open(this.meta, exported, actor.access), header);
     }
 
     @route('createOne')

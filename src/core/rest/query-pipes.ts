@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { parseBulkQuery } from '../query/bulk-query';
+import { parseExportQuery } from '../query/export-query';
 import { parseGroupByQuery } from '../query/group-by-query';
 import { parseListQuery } from '../query/list-query';
 import { parseBoolean } from '../query/parse-params';
@@ -33,7 +34,7 @@ type Parser = (params: Params, context: QueryContext) => unknown;
 const bulk: Parser = (params, { meta, config, access }) => parseBulkQuery(meta, params, config.maxFilterDepth, access);
 
 /**
- * What each route's query string becomes (a ListQuery, a BulkQuery, a GroupByQuery, a DeleteQuery,
+ * What each route's query string becomes (a ListQuery, a BulkQuery, a GroupByQuery, an ExportQuery, a DeleteQuery,
  * or the Shape of the records answered), by route name. `upsert` of the creates is read by their
  * body pipe, with the body.
  */
@@ -50,6 +51,7 @@ const PARSERS: Record<string, Parser> = {
       soft: parseBoolean('soft_delete', params.soft_delete),
     }),
   groupBy: (params, { meta, config, access }) => parseGroupByQuery(meta, params, config.maxFilterDepth, access),
+  exportRecords: (params, { meta, config, access }) => parseExportQuery(meta, params, config.maxFilterDepth, access),
 };
 
 /** The query-string pipe of one route of one collection: the route's parameters only, parsed into its typed value. */

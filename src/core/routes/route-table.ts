@@ -1,7 +1,7 @@
 import { CollectionRoute, QueryParam } from './route-types';
 
 /**
- * The routes of every collection (API.md sections 3, 5, 11 and 12): one row per route, the one
+ * The routes of every collection (API.md sections 3, 5, 11, 12 and 15): one row per route, the one
  * place a fact about a route is written. The controllers (rest/), the parameter checks, the
  * answers to unknown routes, the OpenAPI operations (openapi/) and the MCP tools (mcp/) derive
  * from it, and so does the action a key's role must grant to call it.
@@ -30,6 +30,15 @@ const ROUTES: readonly CollectionRoute[] = [
     actions: ['read'],
     status: 200,
     headers: ['prefer'],
+  },
+  {
+    name: 'exportRecords',
+    method: 'GET',
+    path: '{plural}/export',
+    params: ['format', 'filter', 'order_by', 'fields'],
+    answer: 'export',
+    actions: ['read'],
+    status: 200,
   },
   {
     name: 'createOne',

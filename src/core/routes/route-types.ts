@@ -20,7 +20,8 @@ export type QueryParam =
   | 'group_by'
   | 'aggregate'
   | 'timezone'
-  | 'include_records_sample';
+  | 'include_records_sample'
+  | 'format';
 
 /**
  * The body a route takes: a whole record (`create`), an array of them (`createMany`), a partial
@@ -31,10 +32,12 @@ export type BodyShape = 'create' | 'createMany' | 'update' | 'duplicates' | 'mer
 
 /**
  * What the answer holds under `data`: one record, a list of records, a deletion (`{id}` or the
- * soft-deleted record, per record), a page, duplicates results, groups (a bare array).
+ * soft-deleted record, per record), a page, duplicates results, groups (a bare array), a signed link
+ * (`link`); no JSON envelope: `file` streams a stored file's bytes (API.md section 16), `export` a
+ * stream of records (NDJSON or CSV, API.md section 15).
  */
 export type AnswerShape =
-  'record' | 'records' | 'deleted' | 'deletedMany' | 'page' | 'duplicates' | 'groups' | 'file' | 'link';
+  'record' | 'records' | 'deleted' | 'deletedMany' | 'page' | 'duplicates' | 'groups' | 'file' | 'link' | 'export';
 
 /** Headers a route reads or answers, documented with it. */
 export type RouteHeader = 'etag' | 'ifMatch' | 'idempotencyKey' | 'prefer';
