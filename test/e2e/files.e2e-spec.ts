@@ -151,6 +151,15 @@ describe('upload and download', () => {
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
     expect(res.headers.get('accept-ranges')).toBe('bytes');
     expect(res.headers.get('etag')).toBe(`"${png.checksum.slice(7)}"`);
+    const head = await fetch(`${t.baseUrl}/attachments/${png.id}/content`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([
+      200,
+      String(PNG.length),
+      0,
+    ]);
   });
 
   it('answers ranges (206), an unsatisfiable range (416) and If-None-Match (304)', async () => {
