@@ -350,6 +350,19 @@ describe('access (API.md section 14)', () => {
     expect((await download(id, {}, writer.token)).status).toBe(403);
     expect((await writer.http.post(`/attachments/${id}/link`, {})).status).toBe(403);
     expect((await download(id, {}, reader.token)).status).toBe(200);
+    const limited = await keyWithRole(t, [
+      { collection: 'attachments', actions: ['create', 'read'], readOnlyFields: ['type'], hiddenFields: ['noteId'] },
+    ]);
+    const before2 = await state();
+    for (const field of ['type', 'noteId']) {
+      const value = field === 'type' ? 'Contract' : '3b0e8b8e-2a6f-4d1e-9d3c-1f1f1f1f1f1f';
+      const res = await upload([...fileParts(PNG), { name: field, value }], limited.token);
+      expect({ status: res.status, messages: res.body.messages }).toEqual({
+        status: 400,
+        messages: [`Field '${field}' is not writable`],
+      });
+    }
+    await backTo(before2);
     const filtered = await keyWithRole(t, [
       { collection: 'attachments', actions: ['read'], filter: 'name[eq]:"other"' },
     ]);
