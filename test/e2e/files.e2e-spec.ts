@@ -278,8 +278,11 @@ describe('bad input leaves nothing', () => {
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`);
     req.write(Buffer.alloc(20_000, 3));
-    await until(() => storedFiles().length > before.files); // the upload is under way
-    req.destroy();
+    try {
+      await until(() => storedFiles().length > before.files, 30_000); // the upload is under way
+    } finally {
+      req.destroy();
+    }
     await backTo(before);
   });
 
@@ -298,8 +301,11 @@ describe('bad input leaves nothing', () => {
     const answered = new Promise<number>((resolve) => req.on('response', (res) => resolve(res.statusCode!)));
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`);
     req.write(Buffer.alloc(LIMIT + 1000, 3)); // past the limit, far from the announced length
-    expect(await answered).toBe(413);
-    req.destroy();
+    try {
+      expect(await answered).toBe(413);
+    } finally {
+      req.destroy();
+    }
     await backTo(before);
   });
 });
