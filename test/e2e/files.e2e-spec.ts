@@ -151,6 +151,15 @@ describe('upload and download', () => {
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
     expect(res.headers.get('accept-ranges')).toBe('bytes');
     expect(res.headers.get('etag')).toBe(`"${png.checksum.slice(7)}"`);
+    const head = await fetch(`${t.baseUrl}/attachments/${png.id}/content`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([
+      200,
+      String(PNG.length),
+      0,
+    ]);
   });
 
   it('answers ranges (206), an unsatisfiable range (416) and If-None-Match (304)', async () => {
@@ -269,8 +278,11 @@ describe('bad input leaves nothing', () => {
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`);
     req.write(Buffer.alloc(20_000, 3));
-    await until(() => storedFiles().length > before.files); // the upload is under way
-    req.destroy();
+    try {
+      await until(() => storedFiles().length > before.files, 30_000); // the upload is under way
+    } finally {
+      req.destroy();
+    }
     await backTo(before);
   });
 
@@ -289,8 +301,11 @@ describe('bad input leaves nothing', () => {
     const answered = new Promise<number>((resolve) => req.on('response', (res) => resolve(res.statusCode!)));
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`);
     req.write(Buffer.alloc(LIMIT + 1000, 3)); // past the limit, far from the announced length
-    expect(await answered).toBe(413);
-    req.destroy();
+    try {
+      expect(await answered).toBe(413);
+    } finally {
+      req.destroy();
+    }
     await backTo(before);
   });
 });
@@ -341,6 +356,19 @@ describe('access (API.md section 14)', () => {
     expect((await download(id, {}, writer.token)).status).toBe(403);
     expect((await writer.http.post(`/attachments/${id}/link`, {})).status).toBe(403);
     expect((await download(id, {}, reader.token)).status).toBe(200);
+    const limited = await keyWithRole(t, [
+      { collection: 'attachments', actions: ['create', 'read'], readOnlyFields: ['type'], hiddenFields: ['noteId'] },
+    ]);
+    const before2 = await state();
+    for (const field of ['type', 'noteId']) {
+      const value = field === 'type' ? 'Contract' : '3b0e8b8e-2a6f-4d1e-9d3c-1f1f1f1f1f1f';
+      const res = await upload([...fileParts(PNG), { name: field, value }], limited.token);
+      expect({ status: res.status, messages: res.body.messages }).toEqual({
+        status: 400,
+        messages: [`Field '${field}' is not writable`],
+      });
+    }
+    await backTo(before2);
     const filtered = await keyWithRole(t, [
       { collection: 'attachments', actions: ['read'], filter: 'name[eq]:"other"' },
     ]);
