@@ -36,6 +36,18 @@ export interface DownloadResponse {
   takeOver(): ServerResponse;
 }
 
+/**
+ * `Content-Disposition: attachment` (RFC 6266): the name in `filename*` (UTF-8) whenever it is not
+ * plain ASCII, and an ASCII stand-in in `filename` for old clients (accents dropped, others `_`).
+ */
+function dispositionOf(name: string): string {
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_');
+  return contentDisposition(name, { type: 'attachment', fallback: ascii });
+}
+
 /** `If-None-Match` matches `etag` (weak comparison, as RFC 9110 asks for it). */
 function noneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
@@ -140,7 +152,7 @@ export class AttachmentFiles {
       return;
     }
     response.setHeader('Content-Type', file.mimeType);
-    response.setHeader('Content-Disposition', contentDisposition(file.name, { type: 'attachment' }));
+    response.setHeader('Content-Disposition', dispositionOf(file.name));
     if (range.kind === 'range') {
       const { start, end } = range.range;
       response.statusCode = 206;

@@ -1,12 +1,11 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Param, Query, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Public } from '../../core/auth/public.decorator';
 import { Actor } from '../../core/auth/request-actor.decorator';
-import { RouteActions } from '../../core/auth/route-actions.decorator';
 import { CollectionCatalog } from '../../core/model/collection-catalog';
 import type { RequestActor } from '../../core/model/record';
 import { UuidParamPipe } from '../../core/rest/body-pipes';
 import { createCrudController } from '../../core/rest/crud-controller.factory';
+import { fileRoute } from '../../core/rest/route-mapping';
 import { RecordServices } from '../../core/records/record-services';
 import { UploadReceiver } from '../../core/rest/file-uploads';
 import { attachments } from './attachment.entity';
@@ -47,9 +46,7 @@ export class AttachmentsController extends createCrudController(attachments) {
   }
 
   /** Reachable without a key through a signed link (`expires` and `signature`); with a key, `read` and its row filter apply. */
-  @Get('attachments/:id/content')
-  @Public('keyed')
-  @RouteActions({ plural: 'attachments', actions: ['read'] })
+  @fileRoute(attachments, 'downloadFile')
   async content(
     @Param('id', UuidParamPipe) id: string,
     @Query('expires') expires: unknown,
@@ -63,9 +60,7 @@ export class AttachmentsController extends createCrudController(attachments) {
     await this.files.download(id, access, rawRequest(request), responseOf(reply));
   }
 
-  @Post('attachments/:id/link')
-  @HttpCode(201)
-  @RouteActions({ plural: 'attachments', actions: ['read'] })
+  @fileRoute(attachments, 'createFileLink')
   async link(@Param('id', UuidParamPipe) id: string, @Actor() actor: RequestActor, @Req() request: unknown) {
     return { data: await this.files.link(id, actor.access, rawRequest(request)) };
   }

@@ -55,7 +55,7 @@ export function describeCollection(meta: CollectionMeta, access: Access) {
       ...owned.filter((f) => visible(f.name)),
       ...meta.fields
         .filter((f) => !f.writeOnly && visible(f.name))
-        .map((f) => ({ ...fieldDescription(f), writable: writable(f.name) })),
+        .map((f) => ({ ...fieldDescription(f), writable: !f.readOnly && writable(f.name) })),
       ...meta.fields
         .filter((f) => f.writeOnly && visible(f.name))
         .map((f) => ({ ...fieldDescription(f), writable: writable(f.name), writeOnly: true })),

@@ -121,4 +121,16 @@ export const ROUTE_DOCS: Record<CollectionRoute['name'], RouteDocs> = {
     answers: 'The restored records, by id',
     errors: [400, 401, 429],
   },
+  downloadFile: {
+    operationId: 'download{Pascal}File',
+    summary: "Download the file of one {singular} (ranges; with a key, or a signed link's expires and signature)",
+    answers: 'The file',
+    errors: [400, 401, 404, 429],
+  },
+  createFileLink: {
+    operationId: 'create{Pascal}FileLink',
+    summary: 'A signed link that downloads the file of one {singular} without a key until it expires',
+    answers: 'The link and its expiry',
+    errors: [400, 401, 404, 429],
+  },
 };

@@ -2,7 +2,8 @@ import { getSchemaPath } from '@nestjs/swagger';
 import type { Access } from '../model/access';
 import type { CollectionDefinition } from '../model/collection-definition';
 import { fill, documentPath } from '../routes/route-paths';
-import { COLLECTION_ROUTES } from '../routes/route-table';
+import { COLLECTION_ROUTES, FILE_ROUTES } from '../routes/route-table';
+import { fileRouteParts, multipartUploadSchema } from './file-operations';
 import { CollectionRoute } from '../routes/route-types';
 import { collectionBodies, collectionParameters, DocumentLimits, recordRef } from './route-parameters';
 import { ROUTE_DOCS } from './route-docs';
@@ -110,7 +111,18 @@ function answerSchema(route: CollectionRoute, def: CollectionDefinition): Schema
           additionalProperties: { description: 'An aggregate: a number, a date-time (min and max of dates) or null' },
         },
       };
+    case 'file':
+    case 'link':
+      return {}; // file-operations.ts
   }
+}
+
+/** The bodies a route takes: JSON, and for the create of a collection with files a multipart upload too. */
+function requestContent(route: CollectionRoute, def: CollectionDefinition, body: Schema): Schema {
+  const json = { 'application/json': { schema: body } };
+  return route.name === 'createOne' && def.files
+    ? { ...json, 'multipart/form-data': { schema: multipartUploadSchema(def) } }
+    : json;
 }
 
 /** One operation of one collection, from its row of the route table. */
@@ -141,7 +153,7 @@ function operation(
   return {
     operationId: fill(words.operationId, def),
     ...(parameters.length ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: requestContent(route, def, body) } } : {}),
     responses,
     security: [{ bearer: [] }],
     summary: fill(words.summary, def),
@@ -169,6 +181,16 @@ export function collectionPaths(
       if (access && !route.actions.every((a) => access.grant(def.plural)?.actions.has(a))) return;
       const path = documentPath(route, def);
       (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, def, limits, order, access);
+    });
+    if (!def.files) continue;
+    FILE_ROUTES.forEach((route, order) => {
+      if (access && !route.actions.every((a) => access.grant(def.plural)?.actions.has(a))) return;
+      const described = operation(route, def, limits, COLLECTION_ROUTES.length + order, access);
+      const parts = fileRouteParts(route);
+      const { [route.status]: _generic, ...errors } = described.responses as Schema;
+      described.parameters = [...((described.parameters as Schema[]) ?? []), ...parts.parameters];
+      described.responses = { ...parts.responses, ...errors };
+      (paths[documentPath(route, def)] ??= {})[route.method.toLowerCase()] = described;
     });
   }
   return paths;

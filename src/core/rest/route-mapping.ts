@@ -1,7 +1,8 @@
 import { HttpCode, RequestMapping, RequestMethod } from '@nestjs/common';
 import { RouteActions } from '../auth/route-actions.decorator';
 import { CollectionNames, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
-import { COLLECTION_ROUTES } from '../routes/route-table';
+import { COLLECTION_ROUTES, FILE_ROUTES } from '../routes/route-table';
+import { Public } from '../auth/public.decorator';
 
 /**
  * `@route(name)`: maps a handler to the method, path and status of its row of the route table,
@@ -35,4 +36,20 @@ export function inRegistrationOrder(prototype: object): void {
     delete (prototype as Record<string, unknown>)[spec.name];
     Object.defineProperty(prototype, spec.name, descriptor);
   }
+}
+
+/**
+ * `@fileRoute(names, name)`: maps a handler of a collection with files to its row of FILE_ROUTES
+ * (method, path, status, actions; a route reachable by signed link is public with an optional key).
+ */
+export function fileRoute(names: CollectionNames, name: string): MethodDecorator {
+  const spec = FILE_ROUTES.find((r) => r.name === name);
+  if (!spec) throw new Error(`No file route named '${name}' in the route table`);
+  const decorators = [
+    RequestMapping({ path: routerPath(spec, names), method: RequestMethod[spec.method] }),
+    HttpCode(spec.status),
+    RouteActions({ plural: names.plural, actions: spec.actions }),
+    ...(spec.signedLink ? [Public('keyed')] : []),
+  ];
+  return (target, property, descriptor) => decorators.forEach((d) => d(target, property, descriptor));
 }

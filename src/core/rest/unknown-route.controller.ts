@@ -30,7 +30,8 @@ function unknownRouteController(wildcard: string): Type<object> {
       const segments = path.split('/').filter(Boolean).slice(1); // drop 'rest'
       const object = segments[0] === 'batch' || segments[0] === 'restore' ? segments[1] : segments[0];
       if (object === undefined) throw new NotFoundException(`Cannot ${request.method} ${path}`);
-      if (!this.catalog.get(object)) {
+      const meta = this.catalog.get(object);
+      if (!meta) {
         const plural = this.catalog.pluralOf(object);
         throw new BadRequestException(
           plural
@@ -38,7 +39,7 @@ function unknownRouteController(wildcard: string): Type<object> {
             : `object '${object}' not found. eg: companies`,
         );
       }
-      const methods = methodsAt(segments, object);
+      const methods = methodsAt(segments, object, meta.def.files === true);
       if (methods.length === 0)
         throw new BadRequestException(
           `Query path '${path}' invalid. Valid examples: /rest/${object}/id or /rest/${object}`,

@@ -1,5 +1,5 @@
 import type { CollectionDefinition } from '../model/collection-definition';
-import { COLLECTION_ROUTES } from './route-table';
+import { COLLECTION_ROUTES, FILE_ROUTES } from './route-table';
 import { CollectionRoute, HttpMethod } from './route-types';
 
 /** The names a route's templates use (a collection definition has them all). */
@@ -48,10 +48,10 @@ const METHOD_ORDER: HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
  * among them), from the routes whose path it matches most literally: `people/duplicates` takes
  * POST (its own route), not the methods of `people/:id`. Empty when no route has its shape.
  */
-export function methodsAt(segments: string[], plural: string): HttpMethod[] {
+export function methodsAt(segments: string[], plural: string, files = false): HttpMethod[] {
   let best: CollectionRoute[] = [];
   let bestLiterals = -1;
-  for (const route of COLLECTION_ROUTES) {
+  for (const route of files ? [...COLLECTION_ROUTES, ...FILE_ROUTES] : COLLECTION_ROUTES) {
     const pattern = route.path.split('/');
     if (pattern.length !== segments.length) continue;
     let literals = 0;

@@ -32,11 +32,12 @@ export type BodyShape = 'create' | 'createMany' | 'update' | 'duplicates' | 'mer
 
 /**
  * What the answer holds under `data`: one record, a list of records, a deletion (`{id}` or the
- * soft-deleted record, per record), a page, duplicates results, groups (a bare array); `export`: no
- * JSON envelope but a stream of records (NDJSON or CSV, API.md section 15).
+ * soft-deleted record, per record), a page, duplicates results, groups (a bare array), a signed link
+ * (`link`); no JSON envelope: `file` streams a stored file's bytes (API.md section 16), `export` a
+ * stream of records (NDJSON or CSV, API.md section 15).
  */
 export type AnswerShape =
-  'record' | 'records' | 'deleted' | 'deletedMany' | 'page' | 'duplicates' | 'groups' | 'export';
+  'record' | 'records' | 'deleted' | 'deletedMany' | 'page' | 'duplicates' | 'groups' | 'file' | 'link' | 'export';
 
 /** Headers a route reads or answers, documented with it. */
 export type RouteHeader = 'etag' | 'ifMatch' | 'idempotencyKey' | 'prefer';
@@ -60,4 +61,6 @@ export interface CollectionRoute {
   headers?: readonly RouteHeader[];
   /** An older form of another route: same behaviour, documented as deprecated, listed last. */
   aliasOf?: string;
+  /** Reachable without a key too (a signed file link, API.md section 16). */
+  signedLink?: boolean;
 }
