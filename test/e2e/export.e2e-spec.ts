@@ -250,6 +250,14 @@ describe('export', () => {
       return { abort, reader };
     };
     for (let i = 0; i < 4; i++) (await open(i % 2 ? 'csv' : 'ndjson')).abort.abort();
+    // a HEAD answers the headers and no body: its export stops too
+    for (let i = 0; i < 4; i++) {
+      const head = await fetch(`${t.baseUrl}/people/export?format=csv`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+      expect(head.status).toBe(200);
+    }
     // nothing left running, and a pool of 3 connections (PGlite: 1) that leaked would leave these waiting
     const running = async () =>
       (
