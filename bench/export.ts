@@ -46,7 +46,7 @@ function serviceStatement(): string {
   /* eslint-enable @typescript-eslint/no-require-imports */
   const meta = new CollectionCatalog(COLLECTION_DEFINITIONS).require('people');
   const list = listSql(meta, { sort: resolveSort(meta, []), sortSignature: '', limit: 0, depth: 0 });
-  const { text, values } = new RecordRepository(new TableSql(meta)).exportStatement(list, { keep: () => true });
+  const { text, values } = new RecordRepository(new TableSql(meta)).exportStatement(list, false, { keep: () => true });
   if (values.length) throw new Error('the unfiltered export binds no value');
   return text;
 }

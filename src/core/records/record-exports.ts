@@ -58,6 +58,7 @@ export class RecordExports {
     const keep = (name: string) => (!wanted || wanted.has(name)) && !omitted?.has(name);
     const list = listSql(meta, { filter: query.filter, sort: query.sort, sortSignature: '', limit: 0, depth: 0 });
     const repository = this.repositories.of(meta, access);
+    const ordered = query.sort.length > 0;
     const inNode = meta.fields.some((f) => f.encrypted) || (!access.admin && meta.def.hooks?.redact !== undefined);
     // PGlite has one connection, busy with the export until it ends: the feed's head is read
     // before it (no write can commit meanwhile but one already queued, which the feed then
@@ -70,13 +71,13 @@ export class RecordExports {
           .records(meta, rows)
           .map((record) => `${JSON.stringify(project([redact(meta, record, access)], query.fields)[0])}\n`)
           .join('');
-      source = await cursorLines(this.db.pool, repository.exportStatement(list), CURSOR_BATCH, render);
+      source = await cursorLines(this.db.pool, repository.exportStatement(list, ordered), CURSOR_BATCH, render);
     } else if (this.embedded) {
-      const statement = repository.exportStatement(list, { keep });
+      const statement = repository.exportStatement(list, ordered, { keep });
       const render = (rows: { line: string }[]) => rows.map((row) => `${row.line}\n`).join('');
       source = await cursorLines(this.db.pool, statement, CURSOR_BATCH, render);
     } else {
-      source = await copyLines(this.db.pool, repository.exportStatement(list, { keep }));
+      source = await copyLines(this.db.pool, repository.exportStatement(list, ordered, { keep }));
     }
     let changesToken: string;
     try {

@@ -53,12 +53,15 @@ export class RecordRepository {
   }
 
   /**
-   * The statement of an export (API.md section 15): every row of a compiled list request in its
-   * order, no limit. `json`: each record's JSON at depth 0 as text in `line` (the fields `keep`
-   * keeps besides id), built inside PostgreSQL; else the rows as `page` reads them, for a codec.
+   * The statement of an export (API.md section 15): every row of a compiled list request, no
+   * limit; in its order when `ordered` (an `order_by` was given), else in storage order, so that
+   * the first row leaves at once instead of after a sort of every match. `json`: each record's
+   * JSON at depth 0 as text in `line` (the fields `keep` keeps besides id), built inside
+   * PostgreSQL; else the rows as `page` reads them, for a codec.
    */
   exportStatement(
     list: ListStatement,
+    ordered: boolean,
     json?: { keep: (name: string) => boolean },
   ): { text: string; values: unknown[] } {
     const { where, values } = scoped(this.scope, list.where, list.values);
@@ -66,7 +69,7 @@ export class RecordRepository {
       ? `(${recordJsonSql(this.table.meta, this.table.name, json.keep, true)})::text AS "line"`
       : this.table.selectList;
     return {
-      text: `SELECT ${select} FROM ${this.table.name}${where ? ` WHERE ${where}` : ''} ORDER BY ${list.orderBy}`,
+      text: `SELECT ${select} FROM ${this.table.name}${where ? ` WHERE ${where}` : ''}${ordered ? ` ORDER BY ${list.orderBy}` : ''}`,
       values,
     };
   }
