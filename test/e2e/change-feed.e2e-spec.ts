@@ -111,9 +111,14 @@ describe('change feed: GET /changes/head and GET /changes', () => {
       const res = await t.http.get(path);
       expect({ path, body: res.body }).toEqual({ path, body });
     }
-    const wrongMethod = await t.http.post('/changes', {});
-    expect(wrongMethod.status).toBeGreaterThanOrEqual(400);
-    expect(wrongMethod.status).toBeLessThan(500);
+    expect((await t.http.post('/changes', {})).body).toEqual(
+      badRequest("POST is not supported on '/rest/changes'; it accepts GET"),
+    );
+    expect((await t.http.get('/changes/tail')).body).toEqual(
+      badRequest(
+        "Query path '/rest/changes/tail' invalid. Valid paths: /rest/changes/head, /rest/changes, /rest/changes/stream",
+      ),
+    );
   });
 
   it('answers 410 GONE for a token older than the retention, and keeps the newer entries', async () => {
