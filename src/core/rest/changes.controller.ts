@@ -110,6 +110,8 @@ export class ChangesController {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
+      // a stream's connection is not reused: when it ends (shutdown), the socket closes with it
+      connection: 'close',
     });
     out.write(': stream open\n\n');
     const sink: ChangeStreamSink = {
