@@ -16,7 +16,7 @@ import { to as copyTo } from 'pg-copy-streams';
  * Usage:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx ts-node --transpile-only bench/export.ts [--runs 5] [--big 1000000]
  * Databases `crm_bench_export_100k` and `crm_bench_export` (1M) are created (or reused when they
- * hold the rows), seeded with people by generate_series; the export is every person, by id.
+ * hold the rows), seeded with people by generate_series; the export is every person (no order_by: storage order).
  */
 const ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const arg = (name: string, fallback: number) => {

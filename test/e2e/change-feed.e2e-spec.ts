@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+import { ChangeFeed } from '../../src/core/changes/change-feed.service';
 import { ChangeRetention } from '../../src/core/changes/change-retention';
 import type { Json } from '../support/http';
 import { badRequest, forbidden, keyWithRole } from '../support/keys';
@@ -111,9 +113,14 @@ describe('change feed: GET /changes/head and GET /changes', () => {
       const res = await t.http.get(path);
       expect({ path, body: res.body }).toEqual({ path, body });
     }
-    const wrongMethod = await t.http.post('/changes', {});
-    expect(wrongMethod.status).toBeGreaterThanOrEqual(400);
-    expect(wrongMethod.status).toBeLessThan(500);
+    expect((await t.http.post('/changes', {})).body).toEqual(
+      badRequest("POST is not supported on '/rest/changes'; it accepts GET"),
+    );
+    expect((await t.http.get('/changes/tail')).body).toEqual(
+      badRequest(
+        "Query path '/rest/changes/tail' invalid. Valid paths: /rest/changes/head, /rest/changes, /rest/changes/stream",
+      ),
+    );
   });
 
   it('answers 410 GONE for a token older than the retention, and keeps the newer entries', async () => {
@@ -161,5 +168,50 @@ describe('change feed: GET /changes/head and GET /changes', () => {
     expect(closed.body).toEqual(forbidden(`API key '${key.name}' may not read companies`));
     const admin = (await follow(from)).changes;
     expect(admin.length).toBeGreaterThan(seen.length);
+  });
+
+  it('gives the token of an export snapshot: the snapshot plus the changes after the token equal the table', async () => {
+    const names = ['Snap A', 'Snap B', 'Snap C'];
+    const ids: string[] = [];
+    for (const name of names) ids.push((await t.http.post('/companies?depth=0', { name })).body.data.createCompany.id);
+    const list = `SELECT "id", "name" FROM "company" WHERE "name" LIKE 'Snap%' AND "deletedAt" IS NULL`;
+    // the export: REPEATABLE READ, the snapshot read first (on PGlite, one connection: before the writes)
+    let snapshot = '';
+    let exported: { id: string; name: string }[] = [];
+    const writes = async () => {
+      await t.http.patch(`/companies/${ids[0]}`, { name: 'Snap A2' });
+      await t.http.delete(`/companies/${ids[1]}`);
+      await t.http.post('/companies?depth=0', { name: 'Snap D' });
+      await t.http.get('/changes/head'); // positions for these, before the token is asked for
+    };
+    if (t.database.url) {
+      const client = new Client({ connectionString: t.database.url });
+      await client.connect();
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      snapshot = (await client.query('SELECT pg_current_snapshot()::text AS s')).rows[0].s;
+      await writes(); // committed after the snapshot, while the export reads
+      exported = (await client.query(list)).rows;
+      await client.query('COMMIT');
+      await client.end();
+    } else {
+      await t.db.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        snapshot = (await tx.query<{ s: string }>('SELECT pg_current_snapshot()::text AS s'))[0].s;
+        exported = await tx.query(list);
+      });
+      await writes();
+    }
+    expect(exported.map((r) => r.name).sort()).toEqual(names);
+    const token = await t.app.get(ChangeFeed).tokenOfSnapshot(snapshot);
+    const rows = new Map(exported.map((r) => [r.id, r.name]));
+    for (const c of (await follow(token)).changes) {
+      if (c.collection !== 'companies') continue;
+      if (c.eventName === 'company.destroyed') rows.delete(c.recordId);
+      else rows.set(c.recordId, c.record.name);
+    }
+    const live = await t.db.query<{ id: string; name: string }>(list);
+    expect(new Map([...rows].filter(([, name]) => name.startsWith('Snap')))).toEqual(
+      new Map(live.map((r) => [r.id, r.name])),
+    );
   });
 });

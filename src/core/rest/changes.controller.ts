@@ -9,6 +9,7 @@ import { ChangesQuery, parseChangesQuery } from '../changes/changes-query';
 import { ChangesModule } from '../changes/changes.module';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
+import { CHANGES_ROUTES } from '../routes/route-table';
 import { errors } from '../openapi/operation-parts';
 import { CHANGE_SCHEMA, changesQueryDocs, sinceDoc, tokenSchema } from '../openapi/changes.docs';
 import { RawQuery, readParams } from './request-params';
@@ -33,8 +34,8 @@ export class ChangesController {
     private readonly catalog: CollectionCatalog,
   ) {}
 
-  @Get('changes/head')
-  @ApiOperation({ operationId: 'changesHead', summary: 'The current position of the change feed' })
+  @Get(CHANGES_ROUTES.head.path)
+  @ApiOperation({ operationId: CHANGES_ROUTES.head.name, summary: 'The current position of the change feed' })
   @ApiResponse({
     status: 200,
     description: 'Reading from this token gives exactly the changes committed after it',
@@ -42,12 +43,15 @@ export class ChangesController {
   })
   @errors(400, 401, 429)
   async head(@Query() raw: RawQuery) {
-    readParams(raw, []);
+    readParams(raw, CHANGES_ROUTES.head.params);
     return { data: { token: await this.feed.head() } };
   }
 
-  @Get('changes')
-  @ApiOperation({ operationId: 'changes', summary: 'The changes committed after a token, in commit order' })
+  @Get(CHANGES_ROUTES.page.path)
+  @ApiOperation({
+    operationId: CHANGES_ROUTES.page.name,
+    summary: 'The changes committed after a token, in commit order',
+  })
   @changesQueryDocs(true)
   @ApiResponse({
     status: 200,
@@ -71,7 +75,7 @@ export class ChangesController {
   })
   @errors(400, 401, 410, 429)
   async changes(@Query() raw: RawQuery, @Actor() actor: RequestActor) {
-    const query = this.parse(readParams(raw, ['since', 'limit', 'collections'] as const), actor);
+    const query = this.parse(readParams(raw, CHANGES_ROUTES.page.params), actor);
     const page = await this.feed.page(query, actor.access);
     return {
       data: { changes: page.changes.map((c) => c.change) },
@@ -79,9 +83,9 @@ export class ChangesController {
     };
   }
 
-  @Get('changes/stream')
+  @Get(CHANGES_ROUTES.stream.path)
   @ApiOperation({
-    operationId: 'changesStream',
+    operationId: CHANGES_ROUTES.stream.name,
     summary: 'The changes after a token, then every new one as it commits (Server-Sent Events)',
   })
   @changesQueryDocs(false)
@@ -97,7 +101,7 @@ export class ChangesController {
     @Actor() actor: RequestActor,
     @Res() res: ServerResponse | { raw: ServerResponse; hijack(): void },
   ): Promise<void> {
-    const params = readParams(raw, ['since', 'collections'] as const);
+    const params = readParams(raw, CHANGES_ROUTES.stream.params);
     const query = this.parse({ ...params, since: lastEventId || params.since }, actor);
     const selection = this.feed.selection(actor.access, query);
     await this.feed.fetch(selection, query.since, 0); // 410 before the stream starts
@@ -106,6 +110,8 @@ export class ChangesController {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
+      // a stream's connection is not reused: when it ends (shutdown), the socket closes with it
+      connection: 'close',
     });
     out.write(': stream open\n\n');
     const sink: ChangeStreamSink = {

@@ -11,6 +11,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { methodsAt } from '../routes/route-paths';
+import { SERVICE_ROUTES } from '../routes/route-table';
 
 /**
  * The catch-all under /rest, registered after every collection: explains what was wrong with
@@ -30,6 +31,15 @@ function unknownRouteController(wildcard: string): Type<object> {
       const segments = path.split('/').filter(Boolean).slice(1); // drop 'rest'
       const object = segments[0] === 'batch' || segments[0] === 'restore' ? segments[1] : segments[0];
       if (object === undefined) throw new NotFoundException(`Cannot ${request.method} ${path}`);
+      const service = SERVICE_ROUTES.filter((r) => r.path.split('/')[0] === object);
+      if (service.length > 0) {
+        const route = service.find((r) => r.path === segments.join('/'));
+        if (!route)
+          throw new BadRequestException(
+            `Query path '${path}' invalid. Valid paths: ${service.map((r) => `/rest/${r.path}`).join(', ')}`,
+          );
+        throw new BadRequestException(`${request.method} is not supported on '${path}'; it accepts ${route.method}`);
+      }
       const meta = this.catalog.get(object);
       if (!meta) {
         const plural = this.catalog.pluralOf(object);
