@@ -21,6 +21,8 @@ export interface ChangeStreamSink {
   /** A grant with a row filter: read on its own (the filter runs in SQL). */
   rowFiltered: boolean;
   send(text: string): void;
+  /** Whether what was sent is still waiting for the client (it gets no more until it drains). */
+  congested(): boolean;
   end(): void;
 }
 
@@ -33,7 +35,8 @@ export const changeEvent = (change: Change) => `id: ${change.id}\nevent: change\
  * (notifications that arrive meanwhile coalesce into one more read); streams of keys with row
  * filters get a read each. Every `CHANGES_KEEPALIVE_MS` a comment line goes to every stream (and a
  * read runs, should a notification have been lost). At shutdown the streams end, so clients
- * reconnect to another instance with their Last-Event-ID.
+ * reconnect to another instance with their Last-Event-ID. A stream whose client has not taken
+ * what was sent is skipped until it has (backpressure: a slow client holds one page at most).
  */
 @Injectable()
 export class ChangeStreams implements BeforeApplicationShutdown {
@@ -105,13 +108,15 @@ export class ChangeStreams implements BeforeApplicationShutdown {
 
   private async deliver(): Promise<void> {
     await this.feed.sequence();
-    const shared = [...this.sinks].filter((s) => !s.rowFiltered);
+    const ready = [...this.sinks].filter((s) => !s.congested());
+    const shared = ready.filter((s) => !s.rowFiltered);
     if (shared.length > 0) await this.readShared(shared);
-    for (const sink of this.sinks) if (sink.rowFiltered) await this.readOwn(sink);
+    for (const sink of ready) if (sink.rowFiltered) await this.readOwn(sink);
   }
 
   /** One read of every entry for the streams without row filters, each taking what it may see. */
-  private async readShared(sinks: ChangeStreamSink[]): Promise<void> {
+  private async readShared(ready: ChangeStreamSink[]): Promise<void> {
+    let sinks = ready;
     let since = Math.min(...sinks.map((s) => s.since));
     for (;;) {
       const read = await this.guard(sinks, () => this.feed.fetch('all', since, PAGE));
@@ -131,6 +136,8 @@ export class ChangeStreams implements BeforeApplicationShutdown {
         for (const sink of sinks) sink.since = Math.max(sink.since, head);
         return;
       }
+      sinks = sinks.filter((s) => !s.congested());
+      if (sinks.length === 0) return;
     }
   }
 
@@ -140,7 +147,7 @@ export class ChangeStreams implements BeforeApplicationShutdown {
       if (!page) return;
       for (const { change } of page.changes) sink.send(changeEvent(change));
       sink.since = page.end;
-      if (!page.hasNextPage) return;
+      if (!page.hasNextPage || sink.congested()) return;
     }
   }
 

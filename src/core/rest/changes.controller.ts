@@ -121,9 +121,12 @@ export class ChangesController {
       collections: selection === 'all' ? undefined : new Set(selection.map((s) => s.meta.plural)),
       rowFiltered: selection !== 'all' && selection.some((s) => s.rows),
       send: (text) => void out.write(text),
+      congested: () => out.writableNeedDrain,
       end: () => out.end(),
     };
     out.on('close', () => this.streams.remove(sink));
+    // a client too slow to take what was sent is read for again once it has
+    out.on('drain', () => this.streams.wake());
     this.streams.add(sink);
   }
 
