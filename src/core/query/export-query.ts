@@ -19,6 +19,8 @@ export interface ExportQuery {
   format: ExportFormat;
   filter?: ResolvedFilter;
   sort: ResolvedSortKey[];
+  /** Whether `order_by` was given: without it the records come in storage order (no sort before the first one). */
+  ordered: boolean;
   /** Top-level names to keep (id always included), or undefined for every field. */
   fields?: string[];
 }
@@ -49,6 +51,7 @@ export function parseExportQuery(
     format: format as ExportFormat,
     filter: filter && resolveFilter(meta, filter, access),
     sort,
+    ordered: params.order_by !== undefined,
     fields,
   };
 }

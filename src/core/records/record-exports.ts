@@ -58,7 +58,7 @@ export class RecordExports {
     const keep = (name: string) => (!wanted || wanted.has(name)) && !omitted?.has(name);
     const list = listSql(meta, { filter: query.filter, sort: query.sort, sortSignature: '', limit: 0, depth: 0 });
     const repository = this.repositories.of(meta, access);
-    const ordered = query.sort.length > 0;
+    const ordered = query.ordered;
     const inNode = meta.fields.some((f) => f.encrypted) || (!access.admin && meta.def.hooks?.redact !== undefined);
     // PGlite has one connection, busy with the export until it ends: the feed's head is read
     // before it (no write can commit meanwhile but one already queued, which the feed then
