@@ -218,13 +218,14 @@ export async function checkChangeFeed(
 export async function checkFilesAcrossInstances(
   token: string,
   servers: ChildServer[],
+  authorId: string,
 ): Promise<{ problems: string[]; summary: string }> {
   const problems: string[] = [];
   const headers = { authorization: `Bearer ${token}` };
   let downloads = 0;
   for (let i = 0; i < servers.length; i++) {
     const bytes = randomFile();
-    const { body, contentType } = multipart(bytes, `direct-${i}.bin`);
+    const { body, contentType } = multipart(bytes, `direct-${i}.bin`, authorId);
     const res = await fetch(`${servers[i].baseUrl}/attachments?depth=0`, {
       method: 'POST',
       headers: { ...headers, 'content-type': contentType },

@@ -70,10 +70,10 @@ const EXPECTED: Record<Outcome['op'], number> = {
   download: 200,
 };
 
-/** A multipart/form-data body with one part `file` holding `bytes`. */
-export function multipart(bytes: Buffer, name: string): { body: Buffer; contentType: string } {
+/** A multipart/form-data body: the text part `authorId` (attachments require one), then `file` holding `bytes`. */
+export function multipart(bytes: Buffer, name: string, authorId: string): { body: Buffer; contentType: string } {
   const boundary = `----cluster${randomUUID().replace(/-/g, '')}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="authorId"\r\n\r\n${authorId}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
   return {
     body: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     contentType: `multipart/form-data; boundary=${boundary}`,
@@ -108,6 +108,8 @@ export class Load {
     private readonly token: string,
     private readonly rate: number,
     private readonly maxRequests: number,
+    /** The workspace member the uploads name as their author. */
+    private readonly authorId: string,
     private readonly maxInFlight = 128,
   ) {}
 
@@ -236,15 +238,16 @@ export class Load {
       return res.status === 200 && !res.bytes.equals(file.bytes) ? -1 : res.status;
     }
     const bytes = randomFile();
-    const { body, contentType } = multipart(bytes, `load-${this.seq}.bin`);
+    const { body, contentType } = multipart(bytes, `load-${this.seq}.bin`, this.authorId);
     const res = await send(
       `${this.baseUrl}/attachments?depth=0`,
       'POST',
       this.headers({ 'content-type': contentType }),
       body,
     );
+    if (res.status !== 201) return res.status; // a 503 of HAProxy is HTML, not JSON
     const id = (JSON.parse(res.text) as { data?: { createAttachment?: { id: string } } }).data?.createAttachment?.id;
-    if (res.status === 201 && id) this.uploaded.push({ id, bytes });
+    if (id) this.uploaded.push({ id, bytes });
     return res.status;
   }
 }

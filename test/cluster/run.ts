@@ -15,6 +15,7 @@
  * Prints the figures; exits 1 on any violation. Loopback only; bounded in time and requests.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -62,6 +63,19 @@ function s3Env(s3: S3TestServer): Record<string, string> {
     S3_SECRET_ACCESS_KEY: credentials!.secretAccessKey,
     S3_FORCE_PATH_STYLE: 'true',
   };
+}
+
+/** A workspace member, the author the uploaded attachments require. */
+async function createAuthor(lb: string, token: string): Promise<string> {
+  const res = await fetch(`${lb}/workspaceMembers?depth=0`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: randomUUID() }),
+  });
+  const id = ((await res.json()) as { data?: { createWorkspaceMember?: { id?: string } } }).data?.createWorkspaceMember
+    ?.id;
+  if (res.status !== 201 || !id) throw new Error(`POST /workspaceMembers answered ${res.status}`);
+  return id;
 }
 
 /** GET /changes/head: the feed position before the load. */
@@ -133,14 +147,15 @@ async function main(): Promise<void> {
 
     const rateBefore = await checkSharedRateLimits(lb, token, servers);
     problems.push(...rateBefore.problems);
-    const files = await checkFilesAcrossInstances(token, servers);
+    const authorId = await createAuthor(lb, token);
+    const files = await checkFilesAcrossInstances(token, servers, authorId);
     problems.push(...files.problems);
     log(files.summary);
     const head = await headToken(lb, token);
     stream = new FeedStream(lb, token, head);
     stream.start();
 
-    const load = new Load(lb, token, RATE, RATE * 150);
+    const load = new Load(lb, token, RATE, RATE * 150, authorId);
     load.start();
     const loadStarted = Date.now();
     await sleep(5000);
@@ -203,7 +218,7 @@ async function main(): Promise<void> {
     const killFailures = failures(killPhase);
     const afterKill = killFailures.filter((o) => o.startedAt >= exitAt);
     const startedWhileDying = all.filter((o) => o.startedAt >= killAt && o.startedAt < exitAt).length;
-    for (const o of afterKill)
+    for (const o of afterKill.slice(0, 10))
       log(`failed after the exit: ${o.op} started ${o.startedAt - exitAt} ms after it: ${o.status || o.error}`);
     log(
       `SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the signal and ${startedWhileDying} sent in the ${exitAt - killAt} ms until the exit was seen, ` +
