@@ -207,7 +207,7 @@ export async function checkChangeFeed(
   }
   return {
     problems,
-    summary: `change feed: ${stream.changes.length} changes received over the stream through HAProxy (pages from the same head: ${paged.length}), ${stream.reconnects} reconnects with Last-Event-ID, max latency ${stream.maxLatencyMs} ms; ${created.companies.length} created companies and ${created.attachments.length} uploaded attachments all on it`,
+    summary: `change feed: ${stream.changes.length} changes received over the stream through HAProxy (pages from the same head: ${paged.length}), ${stream.reconnects} reconnects with Last-Event-ID after a stream ended (${stream.refused} attempts refused meanwhile), max latency ${stream.maxLatencyMs} ms; ${created.companies.length} created companies and ${created.attachments.length} uploaded attachments all on it`,
   };
 }
 

@@ -17,7 +17,10 @@ export interface FeedChange {
  */
 export class FeedStream {
   readonly changes: FeedChange[] = [];
+  /** Streams that ended (or broke) after a 200: each followed by a reconnect with Last-Event-ID. */
   reconnects = 0;
+  /** Connection attempts answered otherwise than 200 (HAProxy's 503 while no instance is UP) or refused. */
+  refused = 0;
   maxLatencyMs = 0;
   private lastId?: string;
   private stopped = false;
@@ -33,9 +36,10 @@ export class FeedStream {
   start(): void {
     this.loop = (async () => {
       while (!this.stopped) {
-        await this.once().catch(() => undefined);
+        const answered = await this.once().catch(() => false);
         if (!this.stopped) {
-          this.reconnects += 1;
+          if (answered) this.reconnects += 1;
+          else this.refused += 1;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       }
@@ -49,7 +53,7 @@ export class FeedStream {
   }
 
   /** One connection, until it ends. */
-  private once(): Promise<void> {
+  private once(): Promise<boolean> {
     const resume = this.since;
     const url = this.lastId
       ? `${this.baseUrl}/changes/stream`
@@ -60,7 +64,7 @@ export class FeedStream {
       const req = request(url, { headers, agent: false }, (res) => {
         if (res.statusCode !== 200) {
           res.resume();
-          res.on('end', resolve);
+          res.on('end', () => resolve(false));
           return;
         }
         let buffer = '';
@@ -73,9 +77,9 @@ export class FeedStream {
             buffer = buffer.slice(end + 2);
           }
         });
-        res.on('end', resolve);
-        res.on('error', reject);
-        res.on('close', resolve);
+        res.on('end', () => resolve(true));
+        res.on('error', () => resolve(true));
+        res.on('close', () => resolve(true));
       });
       this.current = req;
       req.on('error', reject);
