@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 
 /**
@@ -10,20 +10,22 @@ import { Agent, request } from 'node:http';
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 5_000 });
 
-/** One HTTP request through `agent`; rejects on a socket error or after 30 s. */
+/** One HTTP request through `agent` (a Buffer body is sent as it is); rejects on a socket error or after 30 s. */
 function send(
   url: string,
   method: string,
   headers: Record<string, string>,
   body?: unknown,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const req = request(url, { method, agent, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, text: bytes.toString('utf8'), bytes });
+      });
       res.on('error', reject);
     });
     req.setTimeout(30_000, () => req.destroy(new Error('timeout after 30 s')));
@@ -34,7 +36,7 @@ function send(
 
 /** One request of the load: what it was, when, how it ended. */
 export interface Outcome {
-  op: 'get' | 'list' | 'create' | 'patch';
+  op: 'get' | 'list' | 'create' | 'patch' | 'upload' | 'download';
   startedAt: number;
   endedAt: number;
   /** HTTP status, or 0 when the request failed without an answer. */
@@ -53,16 +55,45 @@ export interface Written {
   busy: boolean;
 }
 
-const EXPECTED: Record<Outcome['op'], number> = { get: 200, list: 200, create: 201, patch: 200 };
+/** A file the load uploaded (multipart POST /attachments), with its bytes. */
+export interface Uploaded {
+  id: string;
+  bytes: Buffer;
+}
+
+const EXPECTED: Record<Outcome['op'], number> = {
+  get: 200,
+  list: 200,
+  create: 201,
+  patch: 200,
+  upload: 201,
+  download: 200,
+};
+
+/** A multipart/form-data body: the text part `authorId` (attachments require one), then `file` holding `bytes`. */
+export function multipart(bytes: Buffer, name: string, authorId: string): { body: Buffer; contentType: string } {
+  const boundary = `----cluster${randomUUID().replace(/-/g, '')}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="authorId"\r\n\r\n${authorId}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** Random content of 1 to 64 KiB (random bytes: a changed byte anywhere is seen). */
+export const randomFile = (): Buffer => randomBytes(1024 + Math.floor(Math.random() * 63 * 1024));
 
 /**
- * A steady open-loop load through the load balancer: `rate` requests per second (60 % get one,
- * 15 % list, 15 % create with an Idempotency-Key, 10 % patch), at most `maxInFlight` at once;
+ * A steady open-loop load through the load balancer: `rate` requests per second (58 % get one,
+ * 15 % list, 15 % create with an Idempotency-Key, 10 % patch, 1 % file upload (multipart POST
+ * /attachments, 1-64 KiB), 1 % download of an uploaded file, which must be byte-identical; a
+ * different content is a failure with status -1), at most `maxInFlight` at once;
  * bounded in time (stop()) and in count (`maxRequests`). Loopback only.
  */
 export class Load {
   readonly outcomes: Outcome[] = [];
   readonly written: Written[] = [];
+  readonly uploaded: Uploaded[] = [];
   inFlight = 0;
   /** Requests not sent because `maxInFlight` were already waiting (the server fell behind). */
   deferred = 0;
@@ -77,6 +108,8 @@ export class Load {
     private readonly token: string,
     private readonly rate: number,
     private readonly maxRequests: number,
+    /** The workspace member the uploads name as their author. */
+    private readonly authorId: string,
     private readonly maxInFlight = 128,
   ) {}
 
@@ -116,12 +149,27 @@ export class Load {
     const n = this.seq++;
     const roll = Math.random();
     const target = this.pick();
-    let op: Outcome['op'] = roll < 0.6 ? 'get' : roll < 0.75 ? 'list' : roll < 0.9 ? 'create' : 'patch';
-    if (!target || (op === 'patch' && target.busy)) op = 'create';
+    let op: Outcome['op'] =
+      roll < 0.58
+        ? 'get'
+        : roll < 0.73
+          ? 'list'
+          : roll < 0.88
+            ? 'create'
+            : roll < 0.98
+              ? 'patch'
+              : roll < 0.99
+                ? 'upload'
+                : 'download';
+    if (op === 'download' && this.uploaded.length === 0) op = 'upload';
+    if (!target && op !== 'upload') op = 'create';
+    if (op === 'patch' && target!.busy) op = 'create';
     this.inFlight += 1;
     const outcome: Outcome = { op, startedAt: Date.now(), endedAt: 0, status: 0 };
     try {
-      if (op === 'get') {
+      if (op === 'upload' || op === 'download') {
+        outcome.status = await this.file(op);
+      } else if (op === 'get') {
         outcome.status = (await send(`${this.baseUrl}/companies/${target!.id}?depth=0`, 'GET', this.headers())).status;
       } else if (op === 'list') {
         const filter = encodeURIComponent(`employees[gte]:${Math.floor(Math.random() * 1000)}`);
@@ -180,6 +228,27 @@ export class Load {
       outcome.endedAt = Date.now();
       this.outcomes.push(outcome);
     }
+  }
+
+  /** An upload (kept with its bytes when acknowledged), or a download compared byte for byte: -1 when different. */
+  private async file(op: 'upload' | 'download'): Promise<number> {
+    if (op === 'download') {
+      const file = this.uploaded[Math.floor(Math.random() * this.uploaded.length)];
+      const res = await send(`${this.baseUrl}/attachments/${file.id}/content`, 'GET', this.headers());
+      return res.status === 200 && !res.bytes.equals(file.bytes) ? -1 : res.status;
+    }
+    const bytes = randomFile();
+    const { body, contentType } = multipart(bytes, `load-${this.seq}.bin`, this.authorId);
+    const res = await send(
+      `${this.baseUrl}/attachments?depth=0`,
+      'POST',
+      this.headers({ 'content-type': contentType }),
+      body,
+    );
+    if (res.status !== 201) return res.status; // a 503 of HAProxy is HTML, not JSON
+    const id = (JSON.parse(res.text) as { data?: { createAttachment?: { id: string } } }).data?.createAttachment?.id;
+    if (id) this.uploaded.push({ id, bytes });
+    return res.status;
   }
 }
 

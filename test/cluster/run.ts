@@ -6,16 +6,23 @@
  *      no request may fail;
  *   2. one instance killed with SIGKILL, then started again: only requests in flight at the kill
  *      may fail.
+ * The load includes file uploads and downloads (S3 storage: s3rver), and an SSE change stream is
+ * held through HAProxy from before the restarts, reconnecting with Last-Event-ID.
  * Then: every acknowledged create and PATCH is read back, every acknowledged create's webhook
- * delivery reached the receiver once, and the rate-limit counters are shared by the instances.
+ * delivery reached the receiver once, the stream gave exactly the change feed's pages, and the
+ * rate-limit counters are shared by the instances; before the load, a file uploaded through each
+ * instance downloads identically through the others.
  * Prints the figures; exits 1 on any violation. Loopback only; bounded in time and requests.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ChildServer, createApiKeyWithCli, freePort, probe, ROOT, serverEnv, sleep } from '../support/child-server';
-import { checkSharedRateLimits, checkWrites } from './checks';
+import { S3TestServer } from '../support/s3-test-server';
+import { checkChangeFeed, checkFilesAcrossInstances, checkSharedRateLimits, checkWrites } from './checks';
+import { FeedStream } from './feed';
 import { Haproxy } from './haproxy';
 import { failed, Load, Outcome, percentile } from './load';
 import { WebhookReceiver } from './receiver';
@@ -46,6 +53,39 @@ async function waitReady(baseUrl: string, timeoutMs = 90_000): Promise<number> {
   throw new Error(`not ready after ${timeoutMs} ms: ${baseUrl}`);
 }
 
+/** The instances' S3 settings: s3rver's bucket (S3TestServer creates it), path-style. */
+function s3Env(s3: S3TestServer): Record<string, string> {
+  const { bucket, endpoint, credentials } = s3.config;
+  return {
+    S3_BUCKET: bucket,
+    S3_ENDPOINT: endpoint!,
+    S3_ACCESS_KEY_ID: credentials!.accessKeyId,
+    S3_SECRET_ACCESS_KEY: credentials!.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
+/** A workspace member, the author the uploaded attachments require. */
+async function createAuthor(lb: string, token: string): Promise<string> {
+  const res = await fetch(`${lb}/workspaceMembers?depth=0`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: randomUUID() }),
+  });
+  const id = ((await res.json()) as { data?: { createWorkspaceMember?: { id?: string } } }).data?.createWorkspaceMember
+    ?.id;
+  if (res.status !== 201 || !id) throw new Error(`POST /workspaceMembers answered ${res.status}`);
+  return id;
+}
+
+/** GET /changes/head: the feed position before the load. */
+async function headToken(lb: string, token: string): Promise<string> {
+  const res = await fetch(`${lb}/changes/head`, { headers: { authorization: `Bearer ${token}` } });
+  const head = ((await res.json()) as { data?: { token?: string } }).data?.token;
+  if (res.status !== 200 || !head) throw new Error(`GET /changes/head answered ${res.status}`);
+  return head;
+}
+
 /** `npm run build`, as the Docker image does: instances then start in about a second, not ts-node's 10+. */
 function build(): void {
   try {
@@ -68,8 +108,10 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE "${dbName}"`);
   const dbUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
   const receiver = await new WebhookReceiver().start();
+  const s3 = await S3TestServer.start();
   const servers: ChildServer[] = [];
   let haproxy: Haproxy | undefined;
+  let stream: FeedStream | undefined;
   try {
     const token = await createApiKeyWithCli(dbUrl, 'cluster-load'); // applies the migrations, once
     const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
@@ -84,6 +126,7 @@ async function main(): Promise<void> {
         DB_POOL_SIZE: '8',
         RATE_LIMIT_PER_SECOND: '1000000',
         RATE_LIMIT_PER_MINUTE: '1000000',
+        ...s3Env(s3),
       });
     const start = (i: number) => (servers[i] = ChildServer.spawn(env(ports[i]), join(ROOT, 'dist', 'src', 'main.js')));
     for (let i = 0; i < INSTANCES; i++) start(i);
@@ -104,8 +147,15 @@ async function main(): Promise<void> {
 
     const rateBefore = await checkSharedRateLimits(lb, token, servers);
     problems.push(...rateBefore.problems);
+    const authorId = await createAuthor(lb, token);
+    const files = await checkFilesAcrossInstances(token, servers, authorId);
+    problems.push(...files.problems);
+    log(files.summary);
+    const head = await headToken(lb, token);
+    stream = new FeedStream(lb, token, head);
+    stream.start();
 
-    const load = new Load(lb, token, RATE, RATE * 150);
+    const load = new Load(lb, token, RATE, RATE * 150, authorId);
     load.start();
     const loadStarted = Date.now();
     await sleep(5000);
@@ -146,6 +196,8 @@ async function main(): Promise<void> {
     const killEnd = Date.now();
     await load.stop();
     const loadSeconds = (Date.now() - loadStarted) / 1000;
+    await sleep(1000); // a change reaches every open stream within 1 s of its commit
+    await stream.stop();
 
     // figures
     const all = load.outcomes;
@@ -166,7 +218,7 @@ async function main(): Promise<void> {
     const killFailures = failures(killPhase);
     const afterKill = killFailures.filter((o) => o.startedAt >= exitAt);
     const startedWhileDying = all.filter((o) => o.startedAt >= killAt && o.startedAt < exitAt).length;
-    for (const o of afterKill)
+    for (const o of afterKill.slice(0, 10))
       log(`failed after the exit: ${o.op} started ${o.startedAt - exitAt} ms after it: ${o.status || o.error}`);
     log(
       `SIGKILL: ${killPhase.length} requests, ${inFlightAtKill} in flight (all instances) at the signal and ${startedWhileDying} sent in the ${exitAt - killAt} ms until the exit was seen, ` +
@@ -188,6 +240,22 @@ async function main(): Promise<void> {
       `${killFailures.length} failures at the SIGKILL > ${inFlightAtKill + startedWhileDying} requests in flight`,
     );
     check(otherFailures === 0, `${otherFailures} requests failed outside the two phases`);
+    const fileOps = (list: Outcome[], op: Outcome['op']) => list.filter((o) => o.op === op && !failed(o)).length;
+    log(
+      `files through HAProxy: ${fileOps(all, 'upload')} uploads and ${fileOps(all, 'download')} byte-identical downloads in the whole load, ` +
+        `${fileOps(rolling, 'upload')} and ${fileOps(rolling, 'download')} during the rolling restart; ${load.uploaded.length} files stored`,
+    );
+    check(
+      fileOps(rolling, 'upload') > 0 && fileOps(rolling, 'download') > 0,
+      'no file upload or download during the rolling restart',
+    );
+
+    const feed = await checkChangeFeed(lb, token, stream, head, {
+      companies: load.written.map((w) => w.id),
+      attachments: load.uploaded.map((u) => u.id),
+    });
+    problems.push(...feed.problems);
+    log(feed.summary);
 
     // writes, webhooks, rate limits
     const writes = await checkWrites(lb, token, load.written, dbUrl, receiver, killAt + LEASE_MS + 15_000);
@@ -202,9 +270,11 @@ async function main(): Promise<void> {
     mkdirSync(join(ROOT, 'test-output'), { recursive: true });
     writeFileSync(join(ROOT, 'test-output', 'cluster-haproxy.log'), `${haproxy.lines.join('\n')}\n`);
   } finally {
+    await stream?.stop();
     await haproxy?.stop();
     await Promise.all(servers.map((s) => s?.kill()));
     await receiver.stop();
+    await s3.stop();
     await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
   }
