@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { spawn, ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Client, Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { startTsServer, TsServer } from './lib/ts-server';
 
 /**
  * Export benchmark (API.md section 15, `GET /<plural>/export`), not a test:
@@ -141,27 +141,8 @@ async function seed(name: string, rows: number): Promise<string> {
   return url;
 }
 
-interface Server {
-  proc: ChildProcess;
-  port: number;
-  token?: string;
-}
-
-function start(mode: string, env: Record<string, string>, port: number): Promise<Server> {
-  const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, mode], {
-    env: { ...process.env, ...env, PORT: String(port), TS_NODE_TRANSPILE_ONLY: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\d+)(?: (\S+))?/.exec(out);
-      if (m) resolve({ proc, port: Number(m[1]), token: m[2] });
-    });
-    proc.on('exit', (code) => reject(new Error(`${mode} exited with ${code}: ${out.slice(-2000)}`)));
-  });
-}
+type Server = TsServer;
+const start = (mode: string, env: Record<string, string>, port: number) => startTsServer(__filename, mode, env, port);
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 

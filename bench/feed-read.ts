@@ -1,8 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { tokenOf, positionOf } from '../src/core/changes/change-tokens';
+import { startTsServer, TsServer } from './lib/ts-server';
 import { changesPageSql, LOCK_SEQUENCER_SQL, sequenceSql } from '../src/core/repository/change-feed.statements';
 
 /**
@@ -71,27 +71,7 @@ function serveBaseline(): void {
   server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(`READY ${process.env.PORT}`));
 }
 
-interface Server {
-  proc: ChildProcess;
-  port: number;
-  token?: string;
-}
-
-function start(args: string[], env: Record<string, string>, port: number): Promise<Server> {
-  const proc = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', ...args], {
-    env: { ...process.env, ...env, PORT: String(port), TS_NODE_TRANSPILE_ONLY: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\d+)(?: (\S+))?/.exec(out);
-      if (m) resolve({ proc, port: Number(m[1]), token: m[2] });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out.slice(-2000)}`)));
-  });
-}
+type Server = TsServer;
 
 /** Reads the whole feed from the start in pages of PAGE; answers the entries read and the time. */
 async function readAll(server: Server, path: string): Promise<{ read: number; ms: number }> {
@@ -121,8 +101,8 @@ async function main(): Promise<void> {
   if (!(await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'crm_bench_export_100k'`)).rowCount)
     await admin.query('CREATE DATABASE "crm_bench_export_100k"');
   await admin.end();
-  const service = await start([exportBench, '--serve-service'], { DATABASE_URL: url }, 3311);
-  const baseline = await start([__filename, '--serve-baseline'], { DATABASE_URL: url }, 3312);
+  const service = await startTsServer(exportBench, '--serve-service', { DATABASE_URL: url }, 3311);
+  const baseline = await startTsServer(__filename, '--serve-baseline', { DATABASE_URL: url }, 3312);
   try {
     const db = new Client({ connectionString: url });
     await db.connect();
