@@ -4,7 +4,7 @@ import { CollectionMeta } from '../../src/core/model/collection-meta';
 import { CHANGES_ROUTES, COLLECTION_ROUTES, FILE_ROUTES } from '../../src/core/routes/route-table';
 import { CollectionRoute } from '../../src/core/routes/route-types';
 import { ALL_COLLECTIONS, createRecord, validPayload } from '../support/fixtures';
-import type { HttpResponse, Json } from '../support/http';
+import { Http, HttpResponse, Json } from '../support/http';
 import { forbidden, keyWithRole, RoleKey } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -31,6 +31,7 @@ interface Fixture {
   withFile?: string;
   createOne: Record<string, unknown>;
   createMany: Record<string, unknown>;
+  createByTool: Record<string, unknown>;
 }
 
 /** One request of the matrix: a REST route or an MCP tool, on a collection, with its actions. */
@@ -160,7 +161,8 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
       abort.abort();
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
     }
-    if (c.rest) return k.http.request(c.rest.method, c.rest.path, { body: c.rest.body });
+    // without the OpenAPI check of every answer (test/e2e/openapi checks the documents): it doubles the run
+    if (c.rest) return new Http(t.baseUrl, k.token).request(c.rest.method, c.rest.path, { body: c.rest.body });
     const answer = (await (await mcpClient(k)).callTool({ name: c.mcp!.tool, arguments: c.mcp!.args })) as Json;
     if (!answer.isError) return { status: 200, headers: new Headers(), body: answer.structuredContent, text: '' };
     const text = answer.content[0].text as string;
@@ -184,7 +186,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ API_KEY_CACHE_TTL_MS: '0' });
+    t = await startTestApp();
     const noteId = (await createRecord(t.http, 'notes')).id as string;
     const about: Record<string, Record<string, unknown>> = {
       auditLogs: { objectName: 'note', recordId: noteId },
@@ -192,7 +194,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
     };
     // the records every case acts on, for every collection (the admin's); the records a
     // collection's records need are made once (its first body) and shared by the others
-    await pool(ALL_COLLECTIONS, 4, async (meta) => {
+    await pool(ALL_COLLECTIONS, 8, async (meta) => {
       const first = await validPayload(t.http, meta, about[meta.plural]);
       const shared = Object.fromEntries(
         meta.fields.filter((f) => f.relation && !f.nullable).map((f) => [f.name, first[f.name]]),
@@ -215,6 +217,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
         withFile: meta.def.files ? await uploadAttachment(first.authorId as string) : undefined,
         createOne: await more(),
         createMany: await more(),
+        createByTool: await more(),
       });
     });
     since = (await t.http.get(`/${CHANGES_ROUTES.head.path}`)).body.data.token;
@@ -273,7 +276,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
       tool('find_records', ['read'], { limit: 1, depth: 0 });
       tool('get_record', ['read'], { id: f.main, depth: 0 });
       tool('group_by', ['read'], {});
-      tool('create_records', ['create'], { records: [await validPayload(t.http, meta, about[meta.plural])] });
+      tool('create_records', ['create'], { records: [f.createByTool] });
       tool('update_records', ['update'], { id: f.main, data: {} });
       tool('update_records', ['update'], { filter: `id[eq]:${f.main}`, data: {} });
       tool('delete_records', ['delete'], { filter: `id[eq]:${f.mcpDelete}`, soft: true });
@@ -293,7 +296,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
   it('a key without the actions of a route gets the 403 envelope, and nothing is written', async () => {
     const before = await counts();
     const problems: string[] = [];
-    await pool(cases, 8, async (c) => {
+    await pool(cases, 16, async (c) => {
       const keys = refused.get(key(c.actions))!;
       const k = c.plural === 'people' ? keys.pivotCompanies : keys.pivotPeople;
       const res = await send(c, k);
@@ -310,7 +313,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
     // one collection's cases in order (the deletes after the reads), collections in parallel
     const byCollection = new Map<string, Case[]>();
     for (const c of cases) byCollection.set(c.plural, [...(byCollection.get(c.plural) ?? []), c]);
-    await pool([...byCollection.values()], 6, async (list) => {
+    await pool([...byCollection.values()], 10, async (list) => {
       for (const c of list) {
         if (BUG_FILTER_NEEDS_READ && c.filtered && !c.actions.includes('read')) continue;
         const keys = granted.get(key(c.actions))!;
