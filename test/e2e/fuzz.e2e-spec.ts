@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { ALL_COLLECTIONS } from '../support/fixtures';
 import { answerViolations } from '../support/fuzz-checks';
-import { HttpResponse } from '../support/http';
+import { Http, HttpResponse, Json } from '../support/http';
+import { keyWithRole } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -196,5 +197,94 @@ describe('fuzz: random requests against every route kind', () => {
     for (const plural of Object.keys(before)) {
       expect({ plural, rows: after[plural] }).toEqual({ plural, rows: before[plural] + (created[plural] ?? 0) });
     }
+  });
+
+  /**
+   * The same random requests with a restricted key (API.md section 14): hidden fields (seeded with
+   * marker values), read-only fields and a row filter on several collections. Never a 5xx, always
+   * the envelope, never a hidden field's name as a key nor a marker anywhere in an answer.
+   */
+  it('with a restricted key: no 5xx, always the envelope, never a hidden field or a hidden value', async () => {
+    const marker = `HIDDENMARK${Date.now().toString(36)}`;
+    const hidden: Record<string, string[]> = {
+      people: ['jobTitle'],
+      companies: ['addressOld'],
+      opportunities: ['probability'],
+    };
+    const names = Object.values(hidden).flat();
+    // a hidden name is a field of its collection only, so no other record may carry it as a key
+    for (const name of names)
+      expect(ALL_COLLECTIONS.filter((m) => m.fields.some((f) => f.name === name)).length).toBe(1);
+    const all = ['read', 'create', 'update', 'delete'];
+    const key = await keyWithRole(t, [
+      {
+        collection: 'people',
+        actions: all,
+        hiddenFields: hidden.people,
+        readOnlyFields: ['city'],
+        filter: 'city[eq]:Oslo',
+      },
+      {
+        collection: 'companies',
+        actions: all,
+        hiddenFields: hidden.companies,
+        readOnlyFields: ['employees'],
+        filter: 'employees[gte]:10',
+      },
+      {
+        collection: 'opportunities',
+        actions: ['read', 'update'],
+        hiddenFields: hidden.opportunities,
+        filter: 'stage[eq]:NEW',
+      },
+      { collection: 'auditLogs', actions: ['read'] },
+      { collection: 'timelineActivities', actions: ['read'] },
+    ]);
+    const company = (
+      await t.http.post('/companies?depth=0', { name: 'Seen', employees: 50, addressOld: `${marker}-a` })
+    ).body.data.createCompany.id;
+    await t.http.post('/companies?depth=0', { name: 'Unseen', employees: 1, addressOld: `${marker}-b` });
+    for (const city of ['Oslo', 'Bergen'])
+      await t.http.post('/people?depth=0', { city, jobTitle: `${marker}-${city}`, companyId: company });
+    for (const stage of ['NEW', 'MEETING'])
+      await t.http.post('/opportunities?depth=0', {
+        name: stage,
+        stage,
+        probability: `${marker}-${stage}`,
+        companyId: company,
+      });
+    const http = new Http(t.baseUrl, key.token);
+    const violations: string[] = [];
+    const keysIn = (value: Json, found: Set<string>): Set<string> => {
+      if (Array.isArray(value)) value.forEach((v) => keysIn(v, found));
+      else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) {
+          if (names.includes(k)) found.add(k);
+          keysIn(v, found);
+        }
+      return found;
+    };
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (req) => {
+        const path = req.path.replace('__existing__', company).replace('__EXISTING__', company.toUpperCase());
+        const res =
+          req.raw !== undefined
+            ? await http.request(req.method, path, { raw: req.raw, headers: { 'content-type': 'application/json' } })
+            : await http.request(req.method, path, req.body === undefined ? {} : { body: req.body });
+        sent += 1;
+        const label = `${req.method} ${path}`;
+        violations.push(...answerViolations(label, res));
+        if (res.text.includes(marker))
+          violations.push(`${label} -> ${res.status} shows a hidden value: ${res.text.slice(0, 200)}`);
+        const leaked = [...keysIn(res.body, new Set())];
+        if (leaked.length) violations.push(`${label} -> ${res.status} has hidden fields ${leaked.join(', ')}`);
+      }),
+      { seed: SEED + 1, numRuns: 600, endOnFailure: true },
+    );
+    expect(violations).toEqual([]);
+    expect(sent).toBe(600);
+    // the markers are there to be found: the admin sees them
+    expect((await t.http.get('/people?depth=0&limit=60')).text).toContain(marker);
   });
 });
