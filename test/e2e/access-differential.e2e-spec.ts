@@ -174,14 +174,16 @@ const request: fc.Arbitrary<Req> = fc.oneof(
   fc
     .record({ ids: fc.subarray(PEOPLE, { minLength: 1, maxLength: 3 }), depth: fc.integer({ min: 0, max: 1 }) })
     .map(({ ids, depth }): Req => ({ method: 'POST', path: `/people/duplicates?depth=${depth}`, body: { ids } })),
-  fc
-    .record({ first: pick(FIRST), last: pick(LAST), company: pick(COMPANY_NAMES) })
-    .chain(({ first, last, company }) =>
-      pick<Req>([
-        { method: 'POST', path: '/people/duplicates?depth=1', body: { data: [{ name: { firstName: first, lastName: last } }] } },
-        { method: 'POST', path: '/companies/duplicates?depth=0', body: { data: [{ name: company }] } },
-      ]),
-    ),
+  fc.record({ first: pick(FIRST), last: pick(LAST), company: pick(COMPANY_NAMES) }).chain(({ first, last, company }) =>
+    pick<Req>([
+      {
+        method: 'POST',
+        path: '/people/duplicates?depth=1',
+        body: { data: [{ name: { firstName: first, lastName: last } }] },
+      },
+      { method: 'POST', path: '/companies/duplicates?depth=0', body: { data: [{ name: company }] } },
+    ]),
+  ),
   // naming a hidden field is refused the same way on both sides, whatever the values
   pick<Req>([
     { method: 'GET', path: `/people?filter=${q('city[eq]:acity1')}` },
@@ -204,12 +206,10 @@ describe('access differential: hidden values never change what a key receives', 
   let keyB: Http;
 
   beforeAll(async () => {
-    a = await startTestApp({ API_KEY_CACHE_TTL_MS: '0' });
-    b = await startTestApp({ API_KEY_CACHE_TTL_MS: '0' });
-    await seed(a, 0);
-    await seed(b, 1);
-    keyA = await roleKey(a);
-    keyB = await roleKey(b);
+    // both apps boot and are seeded side by side (a boot runs the migrations)
+    [a, b] = await Promise.all([startTestApp(), startTestApp()]);
+    await Promise.all([seed(a, 0), seed(b, 1)]);
+    [keyA, keyB] = await Promise.all([roleKey(a), roleKey(b)]);
   });
   afterAll(async () => {
     await a?.close();
@@ -231,11 +231,13 @@ describe('access differential: hidden values never change what a key receives', 
 
   it('random requests of the key get byte-identical answers from both sides', async () => {
     let followed = 0;
+    const statuses: Record<number, number> = {};
     await fc.assert(
       fc.asyncProperty(request, async (req) => {
         const [ra, rb] = [await send(keyA, req), await send(keyB, req)];
         expect({ req, status: rb.status, body: rb.text }).toEqual({ req, status: ra.status, body: ra.text });
         expect(ra.status).toBeLessThan(500);
+        statuses[ra.status] = (statuses[ra.status] ?? 0) + 1;
         // follow the next page: the cursors themselves must be identical, and so the next answers
         const cursor = ra.status === 200 && req.follow ? ra.body.pageInfo?.endCursor : undefined;
         if (cursor && ra.body.pageInfo.hasNextPage) {
@@ -248,6 +250,8 @@ describe('access differential: hidden values never change what a key receives', 
       }),
       { seed: SEED, numRuns: RUNS },
     );
-    expect(followed).toBeGreaterThan(0);
+    // the runs are mostly real answers with records in them, and some went past the first page
+    expect(statuses[200]).toBeGreaterThan(RUNS / 2);
+    expect(followed).toBeGreaterThan(5);
   });
 });
