@@ -62,6 +62,7 @@ async function allPages(http: Http, base: string): Promise<Page[]> {
       records: res.body.data.people,
       totalCount: res.body.totalCount,
       hasNextPage: res.body.pageInfo.hasNextPage,
+      startCursor: res.body.pageInfo.startCursor,
     });
     if (!res.body.pageInfo.hasNextPage) return pages;
     cursor = res.body.pageInfo.endCursor;
@@ -116,12 +117,18 @@ describe('access row filter: a key sees and changes exactly the rows its grant f
           // backward from the last page: the page before it, the same for both
           const last = (pages: Page[]) => pages[pages.length - 1].startCursor;
           if (mine.length > 1) {
+            expect({ f, s, limit, lastPage: mine[mine.length - 1] }).toEqual({
+              f,
+              s,
+              limit,
+              lastPage: expect.objectContaining({ startCursor: expect.any(String) }),
+            });
             const back = async (http: Http, fil: string | undefined, cursor: string | undefined) =>
               (await http.get(`/people?${params(fil)}&ending_before=${q(cursor ?? '')}`)).text;
             const mineBack = await back(key.http, f, last(mine));
             const adminBack = await back(t.http, f ? `and(${ROLE_FILTER},${f})` : ROLE_FILTER, last(admin));
             expect({ f, s, limit, back: mineBack }).toEqual({ f, s, limit, back: adminBack });
-            expect({ f, s, limit, back: JSON.parse(mineBack).data?.people }).toEqual({
+            expect({ f, s, limit, back: JSON.parse(mineBack).data?.people ?? JSON.parse(mineBack) }).toEqual({
               f,
               s,
               limit,
