@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CollectionMeta } from '../../src/core/model/collection-meta';
-import { CHANGES_ROUTES, COLLECTION_ROUTES, FILE_ROUTES } from '../../src/core/routes/route-table';
+import { FILE_ROUTES } from '../../src/core/routes/file-routes';
+import { COLLECTION_ROUTES } from '../../src/core/routes/route-table';
+import { CHANGES_ROUTES } from '../../src/core/routes/service-routes';
 import { CollectionRoute } from '../../src/core/routes/route-types';
 import { ALL_COLLECTIONS, createRecord, validPayload } from '../support/fixtures';
 import { Http, HttpResponse, Json } from '../support/http';

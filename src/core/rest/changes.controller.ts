@@ -9,7 +9,7 @@ import { ChangesQuery, parseChangesQuery } from '../changes/changes-query';
 import { ChangesModule } from '../changes/changes.module';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
-import { CHANGES_ROUTES } from '../routes/route-table';
+import { CHANGES_ROUTES } from '../routes/service-routes';
 import { errors } from '../openapi/operation-parts';
 import { CHANGE_SCHEMA, changesQueryDocs, sinceDoc, tokenSchema } from '../openapi/changes.docs';
 import { RawQuery, readParams } from './request-params';

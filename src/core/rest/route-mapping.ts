@@ -1,7 +1,8 @@
 import { HttpCode, RequestMapping, RequestMethod } from '@nestjs/common';
 import { RouteActions } from '../auth/route-actions.decorator';
 import { CollectionNames, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
-import { COLLECTION_ROUTES, FILE_ROUTES } from '../routes/route-table';
+import { FILE_ROUTES } from '../routes/file-routes';
+import { COLLECTION_ROUTES } from '../routes/route-table';
 import { Public } from '../auth/public.decorator';
 
 /**

@@ -11,7 +11,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { methodsAt } from '../routes/route-paths';
-import { SERVICE_ROUTES } from '../routes/route-table';
+import { SERVICE_ROUTES } from '../routes/service-routes';
 
 /**
  * The catch-all under /rest, registered after every collection: explains what was wrong with

@@ -1,5 +1,6 @@
 import type { CollectionDefinition } from '../model/collection-definition';
-import { COLLECTION_ROUTES, FILE_ROUTES } from './route-table';
+import { FILE_ROUTES } from './file-routes';
+import { COLLECTION_ROUTES } from './route-table';
 import { CollectionRoute, HttpMethod } from './route-types';
 
 /** The names a route's templates use (a collection definition has them all). */
