@@ -48,7 +48,8 @@ if (!runs)
     expect(await page.locator('.opblock-tag-section .opblock').count()).toBe(0);
     const tags = await page.locator('.opblock-tag-section h3 .nostyle span').allInnerTexts();
     expect(tags.slice(0, 5)).toEqual(['people', 'companies', 'opportunities', 'notes', 'tasks']);
-    expect(tags[tags.length - 1]).toBe('search');
+    // after the collections, the routes of no collection: the search, then the change feed
+    expect(tags.slice(-2)).toEqual(['search', 'changes']);
     expect(await page.locator('#operations-tag-people').innerText()).toContain('the contacts of the CRM');
 
     await page.click('#operations-tag-people');
@@ -88,7 +89,7 @@ if (!runs)
     await page.close();
   });
 
-  it('lists the 38 collections and search, authorizes with a key and runs "try it out" on GET /people', async () => {
+  it('lists the 38 collections, search and changes, authorizes with a key and runs "try it out" on GET /people', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const external: string[] = [];
     page.on('request', (request) => {
@@ -96,9 +97,10 @@ if (!runs)
     });
     await page.goto(`${t.baseUrl}/docs`);
     await page.waitForSelector('.opblock-tag-section');
-    // one section per collection, and the search across collections
-    expect(await page.locator('.opblock-tag-section').count()).toBe(39);
+    // one section per collection, the search across collections and the change feed
+    expect(await page.locator('.opblock-tag-section').count()).toBe(40);
     expect(await page.locator('.opblock-tag-section h3 .nostyle span', { hasText: /^search$/ }).count()).toBe(1);
+    expect(await page.locator('.opblock-tag-section h3 .nostyle span', { hasText: /^changes$/ }).count()).toBe(1);
     expect(external).toEqual([]); // served from the installed swagger-ui-dist, no CDN
 
     await page.click('button.authorize');
