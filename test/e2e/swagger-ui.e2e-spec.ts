@@ -59,6 +59,7 @@ if (!runs)
       .evaluateAll((blocks) => blocks.map((b) => b.id));
     expect(ids.map((id) => id.replace('operations-people-', ''))).toEqual([
       'findManyPeople',
+      'exportPeople',
       'createOnePerson',
       'createManyPeople',
       'findOnePerson',
