@@ -26,6 +26,11 @@ module.exports = {
       ...ignore,
     },
   ],
+  // Two workers at least: on 2 cores jest's default (cores - 1) runs every file in band, in one
+  // process whose heap keeps what each file leaves behind (it ran out of 4 GB in CI); a worker
+  // holding more than 1 GB after a file is replaced before the next one.
+  maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
+  workerIdleMemoryLimit: '1GB',
   testTimeout: 120000,
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
