@@ -16,6 +16,7 @@ import { RequestActor } from '../model/record';
 import { AllExceptionsFilter } from '../rest/all-exceptions.filter';
 import { McpToolRunner } from './mcp-tool-runner';
 import { ToolDefinition, toolDefinitions } from './mcp-tools';
+import { FastifyReply, takeOverResponse } from '../http/take-over-response';
 
 /** Express hands Node's request and response; Fastify wraps them (`raw`) and must be told the reply is taken over. */
 type AnyRequest = IncomingMessage & { body?: unknown; raw?: IncomingMessage };
@@ -102,9 +103,8 @@ export class McpController {
   }
 
   private async handle(request: AnyRequest, response: AnyResponse, actor: RequestActor): Promise<void> {
-    response.hijack?.();
+    const res = takeOverResponse(response as ServerResponse | FastifyReply);
     const req = request.raw ?? request;
-    const res = response.raw ?? response;
     const server = this.server(actor);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

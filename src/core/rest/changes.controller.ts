@@ -13,15 +13,7 @@ import { CHANGES_ROUTES } from '../routes/service-routes';
 import { errors } from '../openapi/operation-parts';
 import { CHANGE_SCHEMA, changesQueryDocs, sinceDoc, tokenSchema } from '../openapi/changes.docs';
 import { RawQuery, readParams } from './request-params';
-
-/** Express hands the ServerResponse itself; Fastify a reply around it (`raw`), told to leave the response alone. */
-function rawResponse(res: ServerResponse | { raw: ServerResponse; hijack(): void }): ServerResponse {
-  if ('raw' in res && 'hijack' in res) {
-    res.hijack();
-    return res.raw;
-  }
-  return res as ServerResponse;
-}
+import { FastifyReply, takeOverResponse } from '../http/take-over-response';
 
 /** The change feed (API.md section 15): head, pages after a token, and the live stream. */
 @ApiTags('changes')
@@ -99,13 +91,13 @@ export class ChangesController {
     @Query() raw: RawQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Actor() actor: RequestActor,
-    @Res() res: ServerResponse | { raw: ServerResponse; hijack(): void },
+    @Res() res: ServerResponse | FastifyReply,
   ): Promise<void> {
     const params = readParams(raw, CHANGES_ROUTES.stream.params);
     const query = this.parse({ ...params, since: lastEventId || params.since }, actor);
     const selection = this.feed.selection(actor.access, query);
     await this.feed.fetch(selection, query.since, 0); // 410 before the stream starts
-    const out = rawResponse(res);
+    const out = takeOverResponse(res);
     out.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',

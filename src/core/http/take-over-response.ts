@@ -1,0 +1,20 @@
+import type { ServerResponse } from 'node:http';
+
+/** Fastify's reply: the Node response under it, the headers set on it so far, and hijack. */
+export interface FastifyReply {
+  raw: ServerResponse;
+  hijack(): void;
+  getHeaders(): Record<string, string | number | string[] | undefined>;
+}
+
+/**
+ * The Node response a handler writes its answer to itself (a stream, the MCP transport). Express
+ * hands it as is; Fastify a reply around it, which is hijacked, and the headers already set on the
+ * reply (rate limits, request id) are copied to the Node response, as Fastify would have sent them.
+ */
+export function takeOverResponse(res: ServerResponse | FastifyReply): ServerResponse {
+  if (!('raw' in res && 'hijack' in res)) return res;
+  for (const [name, value] of Object.entries(res.getHeaders())) if (value !== undefined) res.raw.setHeader(name, value);
+  res.hijack();
+  return res.raw;
+}
