@@ -16,32 +16,27 @@ import { CountMode } from '../records/record-counts';
 import { DuplicatesInput } from '../records/record-duplicates';
 import { MergeInput } from '../records/record-merges';
 import { RecordServices } from '../records/record-services';
-import { fill } from '../routes/route-paths';
-import { COLLECTION_ROUTES } from '../routes/route-table';
 import { bodyPipesFor, CreateInput, UuidParamPipe } from './body-pipes';
 import { exportFile } from './export-file';
 import { UploadReceiver } from './file-uploads';
 import { CreateBody, RouteBody, RouteQuery } from './request-inputs';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
-import { inRegistrationOrder, routeMapping } from './route-mapping';
+import { duplicatesAnswer, recordAnswer } from './record-answers';
+import { answerKeys, inRegistrationOrder, routeMapping } from './route-mapping';
 
 /**
- * Builds the controller of one collection from its definition and the route table
- * (routes/route-table.ts): one handler per route, each mapped to its method, path and status by
- * `@route(name)`, registered in the table's registration order. Handlers are thin: pipes (built
- * once per collection) have parsed every input into a typed value, the record services do the
- * work, the handler names the envelope. DTO classes are bound as values. Documented from the
- * route table by openapi/route-operations.ts.
+ * The controller of one collection, from its definition and the route table (routes/route-table.ts):
+ * one handler per route, mapped by `@route(name)`, registered in the table's order. Handlers are
+ * thin: pipes (built once per collection) have parsed every input into a typed value, the record
+ * services do the work, record-answers.ts shapes the envelope. Documented by openapi/route-operations.ts.
  */
 export function createCrudController(def: CollectionDefinition): Type<object> {
   const body = bodyPipesFor(def);
   const query = queryPipesFor(def.plural);
-  const keys = new Map(COLLECTION_ROUTES.map((r) => [r.name, r.answerKey && fill(r.answerKey, def)]));
-  const key = (name: string) => keys.get(name)!;
+  const key = answerKeys(def);
   const route = routeMapping(def);
-  // the scopes of Idempotency-Keys: the same key on another route is another request
-  const [one, many] = [`POST /${def.plural}`, `POST /batch/${def.plural}`];
+  const [one, many] = [`POST /${def.plural}`, `POST /batch/${def.plural}`]; // the scopes of Idempotency-Keys
 
   @ApiExcludeController()
   @Controller()
@@ -87,15 +82,11 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     ) {
       if (input.multipart) {
         const uploaded = await this.uploads!.receive(this.meta, input.multipart, shape, actor);
-        if (uploaded.etag) header('ETag', uploaded.etag);
-        return { data: { [key('createOne')]: uploaded.record } };
+        return recordAnswer(key('createOne'), uploaded.record, uploaded.etag, header);
       }
-      const options = { idempotencyKey };
-      const created = await this.records.createOrUpsert(this.meta, one, input, shape, actor, options);
-      const { records, etag, replayed } = created;
-      if (etag) header('ETag', etag);
-      if (replayed) header('Idempotent-Replayed', 'true');
-      return { data: { [key('createOne')]: records[0] } };
+      const created = await this.records.createOrUpsert(this.meta, one, input, shape, actor, { idempotencyKey });
+      if (created.replayed) header('Idempotent-Replayed', 'true');
+      return recordAnswer(key('createOne'), created.records[0], created.etag, header);
     }
 
     @route('createMany')
@@ -120,8 +111,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @ResponseHeaders() header: SetHeader,
     ) {
       const { record, etag } = await this.records.reads.findOne(this.meta, id, shape, actor.access);
-      header('ETag', etag);
-      return { data: { [key('findOne')]: record } };
+      return recordAnswer(key('findOne'), record, etag, header);
     }
 
     @route('updateOne')
@@ -134,8 +124,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @ResponseHeaders() header: SetHeader,
     ) {
       const { record, etag } = await this.records.writes.updateOne(this.meta, id, input, shape, actor, ifMatch);
-      header('ETag', etag);
-      return { data: { [key('updateOne')]: record } };
+      return recordAnswer(key('updateOne'), record, etag, header);
     }
 
     @route('deleteOne')
@@ -155,17 +144,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @RouteQuery(query.findDuplicates) shape: Shape,
       @Actor() actor: RequestActor,
     ) {
-      const results = await this.records.duplicates.find(this.meta, input, shape, actor.access);
-      // Twenty's published examples name the list companyDuplicates for every collection. Built
-      // field by field: a rest/spread copy gave every answer object a hidden class of its own
-      return {
-        data: results.map(({ totalCount, pageInfo, records }) => ({
-          totalCount,
-          pageInfo,
-          companyDuplicates: records,
-          [`${def.singular}Duplicates`]: records,
-        })),
-      };
+      return duplicatesAnswer(def, await this.records.duplicates.find(this.meta, input, shape, actor.access));
     }
 
     @route('updateMany')
@@ -195,8 +174,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @ResponseHeaders() header: SetHeader,
     ) {
       const { record, etag } = await this.records.writes.restoreOne(this.meta, id, shape, actor);
-      header('ETag', etag);
-      return { data: { [key('restoreOne')]: record } };
+      return recordAnswer(key('restoreOne'), record, etag, header);
     }
 
     @route('groupBy')
@@ -213,9 +191,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       return { data: { [key('merge')]: await this.records.merges.merge(this.meta, input, shape, actor) } };
     }
 
-    // the older route forms of another method (aliasOf in the table): the same handlers; those of
-    // the same method (PATCH /restore/...) are extra paths of their route's handler (routeMapping)
-
+    // older route forms of another method (aliasOf in the table; those of the same method are paths of routeMapping)
     @route('updateOneAlias')
     async updateOneAlias(
       @Param('id', UuidParamPipe) id: string,

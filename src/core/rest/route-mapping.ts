@@ -1,6 +1,6 @@
 import { HttpCode, RequestMapping, RequestMethod } from '@nestjs/common';
 import { RouteActions } from '../auth/route-actions.decorator';
-import { CollectionNames, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
+import { CollectionNames, fill, registrationOrder, routeNamed, routerPath } from '../routes/route-paths';
 import { FILE_ROUTES } from '../routes/file-routes';
 import { COLLECTION_ROUTES } from '../routes/route-table';
 import { Public } from '../auth/public.decorator';
@@ -21,6 +21,16 @@ export function routeMapping(names: CollectionNames): (name: string) => MethodDe
       HttpCode(spec.status)(target, property, descriptor);
       actions(target, property, descriptor);
     };
+  };
+}
+
+/** The answer key of each collection route (`createPerson`), by route name. */
+export function answerKeys(names: CollectionNames): (name: string) => string {
+  const keys = new Map(COLLECTION_ROUTES.map((r) => [r.name, r.answerKey && fill(r.answerKey, names)]));
+  return (name) => {
+    const key = keys.get(name);
+    if (!key) throw new Error(`The route '${name}' has no answer key in the route table`);
+    return key;
   };
 }
 
