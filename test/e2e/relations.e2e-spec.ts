@@ -78,9 +78,10 @@ describe('relations and depth', () => {
       const res = await t.http.get(`/companies?depth=2&limit=${limit}&filter=name[startsWith]:Shape`);
       expect(res.status).toBe(200);
       // the count may come from the count cache, the key from the key cache (it expires every few
-      // seconds), and background work (outboxes, feed retention, idempotency expiry) shares the pool:
-      // only the page and relation queries are compared
-      const bookkeeping = /"(apiKey|role|_changes|_changes_state|fileDeletion|idempotencyKey|webhookDelivery)"/;
+      // seconds), and background work (outboxes, feed retention and notifications, idempotency
+      // expiry) shares the pool: only the page and relation queries are compared
+      const bookkeeping =
+        /"(apiKey|role|_changes|_changes_state|fileDeletion|idempotencyKey|webhookDelivery)"|pg_notify/;
       const sqls = spy.mock.calls
         .map(([sql]) => sql as string)
         .filter((sql) => !/^SELECT count\(\*\)/.test(sql) && !bookkeeping.test(sql));

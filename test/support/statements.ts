@@ -1,4 +1,5 @@
 import { Db } from '../../src/core/database/db';
+import { NOTIFY_CHANGES_SQL } from '../../src/core/repository/change-feed.statements';
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 
@@ -8,7 +9,9 @@ const textOf = (config: unknown) => (typeof config === 'string' ? config : (conf
  * Records the statements a request sends, to check that their number does not grow with the
  * data: those sent through the pool (reads, single-statement writes) and, on the clients the
  * pool lends for transactions, every statement including BEGIN and COMMIT (one round trip each).
- * The guard's API-key lookup (cached for a few seconds) is the request's, not the operation's.
+ * The guard's API-key lookup (cached for a few seconds) is the request's, not the operation's;
+ * the change feed's notification after a commit (ChangeSignal: at most one per 50 ms per
+ * instance, not awaited by the request) is the instance's, not the request's.
  */
 export function recordStatements(db: Db) {
   const pool = db.pool as unknown as { query: Query; connect: (...args: unknown[]) => Promise<{ query: Query }> };
@@ -16,7 +19,7 @@ export function recordStatements(db: Db) {
   let names: (string | undefined)[] = [];
   const record = (config: unknown) => {
     const text = textOf(config);
-    if (text.includes('"tokenHash" = $1') || !seen) return;
+    if (text.includes('"tokenHash" = $1') || text === NOTIFY_CHANGES_SQL || !seen) return;
     seen.push(text);
     names.push(typeof config === 'string' ? undefined : (config as { name?: string }).name);
   };

@@ -4,12 +4,12 @@ import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EMBEDDED_DB } from '../database/database.module';
 import type { Access } from '../model/access';
-import type { ChangeSelection } from '../repository/change-feed.statements';
+import { CHANGES_CHANNEL, type ChangeSelection } from '../repository/change-feed.statements';
 import { Change, ChangeFeed } from './change-feed.service';
 
-/** The channel the feed table's trigger notifies at every commit that added entries. */
-export const CHANGES_CHANNEL = 'crm_changes';
 const PAGE = 1000;
+/** A read for the open streams at least this often, whatever the notifications (one lost when its writer died). */
+const POLL_MS = 1000;
 
 /** One open `GET /changes/stream`: what it may receive, where it is, and how to write to it. */
 export interface ChangeStreamSink {
@@ -33,8 +33,9 @@ export const changeEvent = (change: Change) => `id: ${change.id}\nevent: change\
  * The open change streams of this instance. It LISTENs on one connection of its own (PGlite: its
  * listen API) and, on each notification, runs the sequencer and ONE read for all the streams
  * (notifications that arrive meanwhile coalesce into one more read); streams of keys with row
- * filters get a read each. Every `CHANGES_KEEPALIVE_MS` a comment line goes to every stream (and a
- * read runs, should a notification have been lost). At shutdown the streams end, so clients
+ * filters get a read each. Writers notify after their commit (ChangeSignal); a read also runs
+ * every second, should a notification have been lost with its writer. Every
+ * `CHANGES_KEEPALIVE_MS` a comment line goes to every stream. At shutdown the streams end, so clients
  * reconnect to another instance with their Last-Event-ID. A stream whose client has not taken
  * what was sent is skipped until it has (backpressure: a slow client holds one page at most).
  */
@@ -45,6 +46,7 @@ export class ChangeStreams implements BeforeApplicationShutdown {
   private listener?: Promise<void>;
   private stopListening?: () => Promise<void>;
   private timer?: NodeJS.Timeout;
+  private poll?: NodeJS.Timeout;
   private running = false;
   private again = false;
   private closed = false;
@@ -61,6 +63,7 @@ export class ChangeStreams implements BeforeApplicationShutdown {
     this.sinks.add(sink);
     this.listener ??= this.listen().catch((error: Error) => this.logger.warn(`LISTEN failed: ${error.message}`));
     this.timer ??= setInterval(() => this.tick(), this.config.changesKeepAliveMs);
+    this.poll ??= setInterval(() => this.wake(), POLL_MS);
     this.wake();
   }
 
@@ -81,6 +84,7 @@ export class ChangeStreams implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.poll);
     for (const sink of this.sinks) sink.end();
     this.sinks.clear();
     await this.listener;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChangeFeed } from './change-feed.service';
 import { ChangeFeedSubscriber } from './change-feed.subscriber';
 import { ChangeRetention } from './change-retention';
+import { ChangeSignal } from './change-signal';
 import { ChangeStreams } from './change-streams';
 
 /**
@@ -10,7 +11,7 @@ import { ChangeStreams } from './change-streams';
  * rest/changes.controller.ts; exports read `ChangeFeed.tokenOfSnapshot`.
  */
 @Module({
-  providers: [ChangeFeed, ChangeFeedSubscriber, ChangeRetention, ChangeStreams],
+  providers: [ChangeFeed, ChangeFeedSubscriber, ChangeRetention, ChangeSignal, ChangeStreams],
   exports: [ChangeFeed, ChangeStreams, ChangeRetention],
 })
 export class ChangesModule {}

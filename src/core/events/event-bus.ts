@@ -12,6 +12,8 @@ import { eventfulStatementSql, eventsOnlyWrite, EventfulWrite, SubscriberCte } f
 export interface EventStatement extends SubscriberCte {
   /** Runs after the transaction committed, with the number of rows the CTE returned (its SQL ends in `RETURNING 1`). */
   committed?: (rows: number) => void;
+  /** Runs after the transaction committed, when the number of rows is not needed (nothing is counted). */
+  afterCommit?: () => void;
 }
 
 /**
@@ -80,6 +82,8 @@ export class RecordEventBus implements OnApplicationBootstrap {
       counted.map((s) => s.name),
     );
     const rows = await tx.query<Row>(text, write.params.values, write.prepared ? this.names.nameOf(text) : undefined);
+    const hooks = statements.filter((s) => s.afterCommit);
+    if (hooks.length > 0) tx.afterCommit?.(() => hooks.forEach((s) => s.afterCommit!()));
     if (counted.length === 0) return rows;
     const written = counted.map((_, i) => (rows.length ? Number(rows[0][`__c${i}`]) : 0));
     for (const row of rows) for (let i = 0; i < counted.length; i++) delete row[`__c${i}`];

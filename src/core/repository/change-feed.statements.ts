@@ -23,6 +23,16 @@ export function changeInsertSql(collections: readonly CollectionMeta[], apiKeyId
   );
 }
 
+/** The channel instances LISTEN on: a notification says "new entries were committed, read the feed". */
+export const CHANGES_CHANNEL = 'crm_changes';
+
+/**
+ * Notifies every instance's open streams. Sent after a write committed, on its own and at most a
+ * few times a second per instance (ChangeSignal): a NOTIFY inside the write's transaction would
+ * make PostgreSQL serialise the commits of every writer on its notification queue.
+ */
+export const NOTIFY_CHANGES_SQL = `SELECT pg_notify('${CHANGES_CHANNEL}', '')`;
+
 /** Takes the sequencer lock for the rest of the transaction (run first: the next statement's snapshot is taken after it). */
 export const LOCK_SEQUENCER_SQL = `SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK})`;
 
