@@ -2,7 +2,7 @@
  * BASELINE of the benchmark: a minimal node:http + `pg` server that answers the benchmark's
  * requests with the same SQL the service sends for them (read from PostgreSQL's statement log),
  * on the same tables and columns, with the same bearer check and the same JSON envelopes
- * (API.md), and that writes the same audit-log / timeline / webhook-outbox rows in the statement
+ * (API.md), and that writes the same change-feed / audit-log / timeline / webhook-outbox rows in the statement
  * of each change, as data-modifying CTEs over the relation of its events (as the service's event
  * bus, src/core/events/event-bus.ts, and src/core/records/eventful-statements.ts): creates and
  * updates of one record are one statement without BEGIN/COMMIT, an update many one statement in
@@ -587,14 +587,19 @@ const PAYLOAD =
   `jsonb_build_object('eventName', e."name", 'objectMetadata', jsonb_build_object('nameSingular', e."objectName"), 'workspaceId', NULL, ` +
   `'eventDate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'record', coalesce(e."after", e."before"))`;
 
-/** The audit, timeline and outbox CTEs over `ev` (their values appended to `params`). */
+/** The change feed, audit, timeline and outbox CTEs over `ev` (their values appended to `params`). */
 function eventCtes(c: Collection, params: unknown[], actor: Actor): string {
+  params.push(actor.apiKeyId || null);
+  const apiKeyId = `$${params.length}::uuid`;
   params.push(JSON.stringify({ apiKeyId: actor.apiKeyId || null }));
   const context = `$${params.length}::jsonb`;
   params.push(actor.workspaceMemberId);
   const member = `$${params.length}::uuid`;
   const own = TIMELINE_COLUMN_OF[c.plural];
   return (
+    `changes AS (INSERT INTO "_changes" ("eventName", "collection", "recordId", "apiKeyId", "record", "updatedFields") ` +
+    `SELECT e."name", CASE e."objectName" WHEN '${c.singular}' THEN '${c.plural}' ELSE e."objectName" END, e."recordId", ${apiKeyId}, ` +
+    `coalesce(e."after", e."before"), e."updatedFields" FROM ev e), ` +
     `audit AS (INSERT INTO "auditLog" ("name", "objectName", "recordId", "properties", "context", "workspaceMemberId") ` +
     `SELECT e."name", e."objectName", e."recordId", ${PROPERTIES}, ${context}, ${member} FROM ev e), ` +
     `timeline AS (INSERT INTO "timelineActivity" ("name", "properties", "linkedRecordId", ${TIMELINE_COLUMNS.map((col) => `"${col}"`).join(', ')}) ` +
@@ -699,7 +704,7 @@ const PERSON_CHILDREN: { name: string; join: string; sql: string; map: (row: Row
     name: 'attachments',
     join: 'personId',
     sql: lateral(
-      '"id", "createdAt", "updatedAt", "deletedAt", "name", "fullPath", "type", "authorId", "taskId", "noteId", "personId", "companyId", "opportunityId"',
+      '"id", "createdAt", "updatedAt", "deletedAt", "name", "fullPath", "type", "size", "mimeType", "checksum", "authorId", "taskId", "noteId", "personId", "companyId", "opportunityId"',
       'attachment',
       'personId',
       BY_ID,

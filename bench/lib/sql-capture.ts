@@ -157,8 +157,12 @@ function bindValues(body: Buffer, at: number): (string | null)[] | undefined {
   return values;
 }
 
-/** Statements that are not the request's work: the API key lookup (cached for 2 s on both sides). */
-export const NOISE = /"apiKey"/;
+/**
+ * Statements that are not the request's work: the API key lookup (cached for 2 s on both sides)
+ * and the change feed's notification, which an instance sends after commits (at most one per
+ * 50 ms, not awaited by the request) for the open streams of every instance.
+ */
+export const NOISE = /"apiKey"|^SELECT pg_notify\('crm_changes', ''\)$/;
 
 /**
  * Compares two lists of statements as multisets (parallel queries finish in any order).
