@@ -345,6 +345,44 @@ describe('lifecycle', () => {
     expect(await outbox()).toBe(0);
   });
 
+  it('a hard delete of a person removes the files of the attachments that go with it (cascade); a rollback queues none', async () => {
+    const person = (await t.http.post('/people?depth=0', { city: 'Cascade' })).body.data.createPerson;
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++)
+      ids.push(
+        (await upload([...fileParts(PDF), { name: 'personId', value: person.id as string }])).body.data.createAttachment
+          .id as string,
+      );
+    const queued = async (id: string) =>
+      Number(
+        (
+          await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM "fileDeletion" WHERE "objectKey" LIKE $1`, [
+            `%${id}`,
+          ])
+        )[0].n,
+      );
+    await t.db
+      .transaction(async (tx) => {
+        await tx.query('DELETE FROM "attachment" WHERE "id" = $1', [ids[0]]);
+        const inside = await tx.query<{ n: string }>(
+          `SELECT count(*) AS n FROM "fileDeletion" WHERE "objectKey" LIKE $1`,
+          [`%${ids[0]}`],
+        );
+        expect(Number(inside[0].n)).toBe(1); // queued by the delete, in its transaction
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect(await queued(ids[0])).toBe(0);
+    expect(await stored(ids[0])).toBeDefined();
+
+    expect((await t.http.delete(`/people/${person.id}`)).status).toBe(200);
+    for (const id of ids) expect((await t.http.get(`/attachments/${id}`)).status).toBe(404);
+    await until(async () => {
+      await t.app.get(FileCleaner).drain();
+      return (await Promise.all(ids.map(stored))).every((s) => s === undefined);
+    });
+  });
+
   it('the sweep removes stored files no attachment points to', async () => {
     const { id } = (await upload(fileParts(PNG))).body.data.createAttachment;
     await t.db.query('DELETE FROM "attachment" WHERE "id" = $1', [id]); // as if the insert never happened

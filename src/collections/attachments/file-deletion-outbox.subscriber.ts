@@ -5,11 +5,14 @@ import { EVENT_RELATION } from '../../core/repository/event-rows';
 import { FileCleaner } from './file-cleaner';
 
 /**
- * The outbox of files to remove: a hard delete of attachments (one, many, by filter: every write
- * that emits `attachment.destroyed`) adds a `fileDeletion` row per attachment that had a stored
- * file, in the statement of the delete itself. A rolled-back delete leaves none; once committed,
- * the FileCleaner removes the objects (retried until done). A soft delete keeps the file.
- * The key is the one the upload used, made from the record id (never from `fullPath`).
+ * The outbox of files to remove: every hard-deleted attachment with a stored file adds a
+ * `fileDeletion` row in the transaction of its delete (the trigger of migration
+ * FileDeletionOnCascade: a delete of attachments, one, many or by filter, and the cascade of a
+ * hard-deleted person, company or opportunity alike). A rolled-back delete leaves none; once
+ * committed, the FileCleaner removes the objects (retried until done). A soft delete keeps the file.
+ * This subscriber counts, in the delete's own statement, the attachments with a file it destroys,
+ * so the cleaner starts at once after the commit; rows a cascade added wait for its next round
+ * (`FILE_CLEANUP_INTERVAL_MS`).
  */
 @Injectable()
 export class FileDeletionOutboxSubscriber implements RecordEventSubscriber, OnModuleInit {
@@ -27,10 +30,7 @@ export class FileDeletionOutboxSubscriber implements RecordEventSubscriber, OnMo
 
   statements(collections: CollectionMeta[]): EventStatement[] {
     if (!collections.some((meta) => meta.def.files)) return [];
-    const id = `e."recordId"::text`;
-    const sql =
-      `INSERT INTO "fileDeletion" ("objectKey") SELECT substr(${id}, 1, 2) || '/' || substr(${id}, 3, 2) || '/' || ${id} ` +
-      `FROM ${EVENT_RELATION} e WHERE e."name" = 'attachment.destroyed' AND e."before"->>'checksum' IS NOT NULL RETURNING 1`;
+    const sql = `SELECT 1 FROM ${EVENT_RELATION} e WHERE e."name" = 'attachment.destroyed' AND e."before"->>'checksum' IS NOT NULL`;
     return [{ name: 'files', sql, committed: (rows) => rows > 0 && this.cleaner.wake() }];
   }
 }

@@ -10,7 +10,7 @@ import { eventfulStatementSql, eventsOnlyWrite, EventfulWrite, SubscriberCte } f
 
 /** One data-modifying CTE a subscriber adds to the statement of a write's events. */
 export interface EventStatement extends SubscriberCte {
-  /** Runs after the transaction committed, with the number of rows the CTE returned (its SQL ends in `RETURNING 1`). */
+  /** Runs after the transaction committed, with the number of rows the CTE returned (a data-modifying one ends in `RETURNING 1`). */
   committed?: (rows: number) => void;
   /** Runs after the transaction committed, when the number of rows is not needed (nothing is counted). */
   afterCommit?: () => void;
