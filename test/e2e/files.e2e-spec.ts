@@ -76,7 +76,7 @@ async function state() {
 
 type Part = { name: string; value: string } | { name: string; file: Buffer; filename: string; type?: string };
 
-async function upload(parts: Part[], token = t.token) {
+async function upload(parts: Part[], token = t.token, headers: Record<string, string> = {}) {
   const form = new FormData();
   for (const part of parts) {
     if ('file' in part)
@@ -85,7 +85,7 @@ async function upload(parts: Part[], token = t.token) {
   }
   const res = await fetch(`${t.baseUrl}/attachments?depth=0`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, ...headers },
     body: form,
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, Json> };
@@ -314,6 +314,41 @@ describe('bad input leaves nothing', () => {
     } finally {
       req.destroy();
     }
+    await backTo(before);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('the same upload again gets the first answer (one record, one file); another under the same key is a 422, nothing left', async () => {
+    const headers = { 'idempotency-key': `upload-${Date.now()}` };
+    const parts = () => [...fileParts(PDF, 'contract.pdf'), { name: 'name', value: 'Contract' }];
+    const first = await upload(parts(), t.token, headers);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const created = first.body.data.createAttachment;
+    const before = await state();
+    const again = await upload(parts(), t.token, headers);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.createAttachment).toEqual(created);
+    await backTo(before); // no second record, the second copy of the file removed
+    expect((await download(created.id as string)).bytes.equals(PDF)).toBe(true);
+
+    const otherFile = await upload(
+      [...fileParts(PNG, 'contract.pdf'), { name: 'name', value: 'Contract' }],
+      t.token,
+      headers,
+    );
+    expect(otherFile.status).toBe(422);
+    expect(otherFile.body.messages).toEqual([
+      'Idempotency-Key was already used for a different request (other route, query or body); use a new key for a new request',
+    ]);
+    const otherFields = await upload(
+      [...fileParts(PDF, 'contract.pdf'), { name: 'name', value: 'Other' }],
+      t.token,
+      headers,
+    );
+    expect(otherFields.status).toBe(422);
     await backTo(before);
   });
 });

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { FileStorage, objectKeyFor } from '../../core/files';
 import type { CollectionMeta } from '../../core/model/collection-meta';
-import type { ApiRecord, RequestActor } from '../../core/model/record';
+import type { RequestActor } from '../../core/model/record';
 import type { Shape } from '../../core/query/record-shape';
 import { RecordServices } from '../../core/records/record-services';
+import type { CreateResult } from '../../core/records/write-unit';
 import { MultipartRequest, UploadReceiver } from '../../core/rest/file-uploads';
 import { badRequest, validateRecord } from '../../core/validation/record-body';
 import { receiveUpload, UploadAbortedError } from './multipart-upload';
@@ -16,7 +17,9 @@ import { receiveUpload, UploadAbortedError } from './multipart-upload';
  * then the attachment is created by the normal create path (access checks, one
  * `attachment.created` event) with `fullPath`, `size`, `mimeType` and `checksum` set by the
  * service. Whatever fails after the file was stored (a bad field, a refused write, a database
- * error) removes it: nothing remains.
+ * error) removes it: nothing remains. An `Idempotency-Key` works as on any create: the same
+ * fields and the same file bytes (by checksum) again get the first answer back (the second copy
+ * of the file is removed), anything else under the same key a 422.
  */
 @Injectable()
 export class AttachmentUploads extends UploadReceiver {
@@ -35,7 +38,8 @@ export class AttachmentUploads extends UploadReceiver {
     upload: MultipartRequest,
     shape: Shape,
     actor: RequestActor,
-  ): Promise<{ record: ApiRecord; etag?: string }> {
+    idempotencyKey: string | undefined,
+  ): Promise<CreateResult> {
     const id = randomUUID();
     const key = objectKeyFor(id);
     const received = await receiveUpload(upload.request, this.storage, key, this.config.files).catch((error) => {
@@ -48,22 +52,26 @@ export class AttachmentUploads extends UploadReceiver {
       const fields = this.checkFields(meta, received.fields, received.fileName);
       const { size, mimeType, checksum } = received.facts;
       const record = { ...fields, id, fullPath: key, size, mimeType, checksum };
-      const created = await this.records.createOrUpsert(
-        meta,
-        `POST /${meta.plural}`,
-        { records: [record], upsert: false },
-        shape,
-        actor,
-        {},
-      );
-      return { record: created.records[0], etag: created.etag };
-    } catch (error) {
-      await this.storage.delete(key).catch((cause: unknown) => {
-        // the periodic sweep removes it later (no attachment points to it)
-        this.logger.warn(`could not remove the file of a refused upload ${key}: ${String(cause)}`);
+      // what a repeated Idempotency-Key must ask again: the fields and the file, not the id drawn here
+      const asked = [{ ...fields, size, mimeType, checksum }];
+      const input = { records: [record], upsert: false };
+      const created = await this.records.createOrUpsert(meta, `POST /${meta.plural}`, input, shape, actor, {
+        idempotencyKey,
+        asked,
       });
+      if (created.replayed) await this.removeStored(key); // the first request's file is the record's
+      return created;
+    } catch (error) {
+      await this.removeStored(key);
       throw error;
     }
+  }
+
+  /** Removes the file of an upload that made no record (refused, or replayed); else the sweep will. */
+  private async removeStored(key: string): Promise<void> {
+    await this.storage.delete(key).catch((cause: unknown) => {
+      this.logger.warn(`could not remove the file of an upload that made no record ${key}: ${String(cause)}`);
+    });
   }
 
   /** The text parts, checked like the fields of a JSON create; `name` defaults to the file's name. */

@@ -37,10 +37,11 @@ export class RecordServices {
     input: { records: Row[]; upsert: boolean },
     shape: Shape,
     actor: RequestActor,
-    options: { idempotencyKey?: string; indexed?: boolean },
+    options: { idempotencyKey?: string; indexed?: boolean; asked?: unknown },
   ): Promise<CreateResult> {
     const { records, upsert } = input;
-    const idempotency = idempotencyRequest(options.idempotencyKey, actor.apiKeyId, scope, upsert, shape, records);
+    const asked = options.asked ?? records;
+    const idempotency = idempotencyRequest(options.idempotencyKey, actor.apiKeyId, scope, upsert, shape, asked);
     const create = { indexed: options.indexed === true, idempotency };
     return upsert
       ? this.upserts.upsert(meta, records, shape, actor, create)

@@ -80,11 +80,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @IdempotencyKey() idempotencyKey: string | undefined,
       @ResponseHeaders() header: SetHeader,
     ) {
-      if (input.multipart) {
-        const uploaded = await this.uploads!.receive(this.meta, input.multipart, shape, actor);
-        return recordAnswer(key('createOne'), uploaded.record, uploaded.etag, header);
-      }
-      const created = await this.records.createOrUpsert(this.meta, one, input, shape, actor, { idempotencyKey });
+      const created = input.multipart
+        ? await this.uploads!.receive(this.meta, input.multipart, shape, actor, idempotencyKey)
+        : await this.records.createOrUpsert(this.meta, one, input, shape, actor, { idempotencyKey });
       if (created.replayed) header('Idempotent-Replayed', 'true');
       return recordAnswer(key('createOne'), created.records[0], created.etag, header);
     }

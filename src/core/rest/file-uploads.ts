@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CollectionMeta } from '../model/collection-meta';
-import type { ApiRecord, RequestActor } from '../model/record';
+import type { RequestActor } from '../model/record';
 import type { Shape } from '../query/record-shape';
+import type { CreateResult } from '../records/write-unit';
 
 /** A `multipart/form-data` create, its body left unread for the receiver to stream (both adapters). */
 export interface MultipartRequest {
@@ -15,12 +16,14 @@ export interface MultipartRequest {
  * route of the shared controller. Core names no collection: a collection registers it.
  */
 export abstract class UploadReceiver {
+  /** The created record (a replay of the first answer for a repeated `Idempotency-Key`). */
   abstract receive(
     meta: CollectionMeta,
     upload: MultipartRequest,
     shape: Shape,
     actor: RequestActor,
-  ): Promise<{ record: ApiRecord; etag?: string }>;
+    idempotencyKey: string | undefined,
+  ): Promise<CreateResult>;
 }
 
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
