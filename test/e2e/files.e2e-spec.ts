@@ -159,6 +159,9 @@ describe('upload and download', () => {
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
     expect(res.headers.get('accept-ranges')).toBe('bytes');
     expect(res.headers.get('etag')).toBe(`"${png.checksum.slice(7)}"`);
+    // the headers every answer to a key carries, on a streamed one too (Fastify: copied from the reply it hijacks)
+    expect(res.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
     const head = await fetch(`${t.baseUrl}/attachments/${png.id}/content`, {
       method: 'HEAD',
       headers: { authorization: `Bearer ${t.token}` },

@@ -1,6 +1,7 @@
 import { Controller, Param, Query, Req, Res } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Actor } from '../../core/auth/request-actor.decorator';
+import { FastifyReply, takeOverResponse } from '../../core/http/take-over-response';
 import { CollectionCatalog } from '../../core/model/collection-catalog';
 import type { RequestActor } from '../../core/model/record';
 import { UuidParamPipe } from '../../core/rest/body-pipes';
@@ -11,20 +12,9 @@ import { UploadReceiver } from '../../core/rest/file-uploads';
 import { attachments } from './attachment.entity';
 import { AttachmentFiles, DownloadResponse } from './attachment-files';
 
-/**
- * Node's response of either adapter, and a way to take it over: on Fastify the reply is then
- * hijacked (the handler writes the answer itself; until then errors go through the filter).
- */
-function responseOf(reply: unknown): DownloadResponse {
-  const fastify = reply as { raw?: ServerResponse; hijack?: () => void };
-  const raw = fastify.raw ?? (reply as ServerResponse);
-  return {
-    raw,
-    takeOver: () => {
-      fastify.hijack?.();
-      return raw;
-    },
-  };
+/** Node's response of either adapter, and a way to take it over (until then errors go through the filter). */
+function responseOf(reply: ServerResponse | FastifyReply): DownloadResponse {
+  return { raw: 'raw' in reply ? reply.raw : reply, takeOver: () => takeOverResponse(reply) };
 }
 
 const rawRequest = (request: unknown) => ((request as { raw?: IncomingMessage }).raw ?? request) as IncomingMessage;
@@ -53,7 +43,7 @@ export class AttachmentsController extends createCrudController(attachments) {
     @Query('signature') signature: unknown,
     @Actor() actor: RequestActor | undefined,
     @Req() request: unknown,
-    @Res() reply: unknown,
+    @Res() reply: ServerResponse | FastifyReply,
   ): Promise<void> {
     const access = actor ? actor.access : this.files.signedAccess(id, expires, signature);
     // errors (404, 416) are answered by the exception filter, before the response is taken over
