@@ -11,8 +11,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * upserts, bulk updates, soft and hard deletes, restores, merges, writes rolled back, and slow
  * transactions that commit after later ones) while a reader follows with pages of 7: every
  * acknowledged change exactly once (against the audit log, written by the same statements), none
- * rolled back, positions never behind an endCursor already handed out, and the feed replayed
- * gives the final tables (each record's changes in commit order).
+ * rolled back, positions never behind an endCursor already handed out, the feed replayed
+ * gives the final tables (each record's changes in commit order), and an export taken mid-run
+ * followed by the feed after its X-Changes-Token gives the final table too.
  */
 describe('change feed properties under concurrent writers', () => {
   let t: TestApp;
@@ -36,6 +37,10 @@ describe('change feed properties under concurrent writers', () => {
       ),
     );
     const [a, b, c] = created.body.data.createPeople.map((p: Json) => p.id);
+    // records written once and never again, all along the run: a change lost between an export
+    // and the feed after its token would show in the final table
+    const marker = () => ok(t.http.post('/people?depth=0', { city: `M${w}` }));
+    await marker();
     await ok(t.http.patch(`/people/${a}`, { jobTitle: 'first' }));
     await ok(t.http.patch(`/companies/${shared}`, { name: `shared ${w} a` }));
     const email = `w${w}@feed.test`;
@@ -47,11 +52,14 @@ describe('change feed properties under concurrent writers', () => {
       { emails: { primaryEmail: email }, city: 'ROLLBACK' },
     ]);
     expect(refused.status).toBe(400);
+    await marker();
     await ok(t.http.patch(`/people?filter=city[eq]:${city}&depth=0`, { jobTitle: 'bulk' }));
     await ok(t.http.delete(`/people/${b}?soft_delete=true`));
+    await marker();
     await ok(t.http.patch(`/people/${b}/restore`));
     await ok(t.http.patch('/people/merge?depth=0', { ids: [c, upserted.body.data.createPerson.id] }));
     await ok(t.http.patch(`/companies/${shared}`, { name: `shared ${w} b` }));
+    await marker();
     await ok(t.http.delete(`/people/${a}`));
   }
 
@@ -89,6 +97,20 @@ describe('change feed properties under concurrent writers', () => {
           await sleep(10);
         }
       }
+    })();
+    // an export taken while the writers run: itself plus the feed after its X-Changes-Token is the final table
+    const exported = (async () => {
+      await sleep(150);
+      const res = await fetch(`${t.baseUrl}/people/export?format=ndjson`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+      expect(res.status).toBe(200);
+      const token = res.headers.get('x-changes-token')!;
+      const records = (await res.text())
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Json);
+      return { token, records };
     })();
     const slowIds = await Promise.all([
       ...Array.from({ length: WRITERS }, (_, w) => writer(w, shared).then(() => [])),
@@ -132,5 +154,23 @@ describe('change feed properties under concurrent writers', () => {
       expect([r.city, r.jobTitle, r.deletedAt === null]).toEqual([p.city, p.jobTitle, p.deletedAt === null]);
     }
     for (const co of companies) expect(replay.get(co.id).name).toBe(co.name);
+
+    // the export of the middle of the run, followed by the feed from its token: the live people now
+    const { token, records } = await exported;
+    const at = positionOf(token)!;
+    expect(positions.some((p) => p <= at) && positions.some((p) => p > at)).toBe(true); // taken mid-run
+    const state = new Map(records.map((r) => [r.id as string, r]));
+    for (let since = token, more = true; more;) {
+      const page = await ok(t.http.get(`/changes?since=${since}&collections=people&limit=1000`));
+      for (const c of page.body.data.changes) {
+        if (c.record === null || c.record.deletedAt !== null) state.delete(c.recordId);
+        else state.set(c.recordId, c.record);
+      }
+      since = page.body.pageInfo.endCursor;
+      more = page.body.pageInfo.hasNextPage;
+    }
+    const live = await t.db.query<Json>(`SELECT "id", "city", "jobTitle" FROM "person" WHERE "deletedAt" IS NULL`);
+    expect([...state.keys()].sort()).toEqual(live.map((p) => p.id).sort());
+    for (const p of live) expect([state.get(p.id)!.city, state.get(p.id)!.jobTitle]).toEqual([p.city, p.jobTitle]);
   }, 60_000);
 });
