@@ -1,28 +1,51 @@
 import { Db } from '../../src/core/database/db';
-import { NOTIFY_CHANGES_SQL } from '../../src/core/repository/change-feed.statements';
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 
 const textOf = (config: unknown) => (typeof config === 'string' ? config : (config as { text: string }).text);
 
 /**
+ * The statements of the instance's background work, which shares the pool with the requests:
+ * the outboxes' workers (webhook deliveries, file removals and the sweep), the purge of expired
+ * idempotency keys, the feed's retention and its notification after commits.
+ */
+const BACKGROUND = new RegExp(
+  [
+    '^UPDATE "webhookDelivery"',
+    '^UPDATE "fileDeletion"',
+    '^DELETE FROM "fileDeletion"',
+    '^SELECT "id" FROM "attachment" WHERE "id" = ANY',
+    '^DELETE FROM "idempotencyKey" WHERE "createdAt" <',
+    '^WITH gone AS \\(DELETE FROM "_changes"',
+    "^SELECT pg_notify\\('crm_changes'",
+  ].join('|'),
+);
+
+/**
  * Records the statements a request sends, to check that their number does not grow with the
  * data: those sent through the pool (reads, single-statement writes) and, on the clients the
  * pool lends for transactions, every statement including BEGIN and COMMIT (one round trip each).
  * The guard's API-key lookup (cached for a few seconds) is the request's, not the operation's;
- * the change feed's notification after a commit (ChangeSignal: at most one per 50 ms per
- * instance, not awaited by the request) is the instance's, not the request's.
+ * background work (BACKGROUND: a statement, or a transaction holding one) is the instance's.
  */
 export function recordStatements(db: Db) {
   const pool = db.pool as unknown as { query: Query; connect: (...args: unknown[]) => Promise<{ query: Query }> };
   let seen: string[] | undefined;
   let names: (string | undefined)[] = [];
-  const record = (config: unknown) => {
-    const text = textOf(config);
-    if (text.includes('"tokenHash" = $1') || text === NOTIFY_CHANGES_SQL || !seen) return;
-    seen.push(text);
-    names.push(typeof config === 'string' ? undefined : (config as { name?: string }).name);
+  type Sent = { text: string; name: string | undefined };
+  const sent = (config: unknown): Sent => ({
+    text: textOf(config),
+    name: typeof config === 'string' ? undefined : (config as { name?: string }).name,
+  });
+  const keep = (statements: Sent[]) => {
+    if (!seen || statements.some((s) => BACKGROUND.test(s.text))) return;
+    for (const { text, name } of statements) {
+      if (text.includes('"tokenHash" = $1')) continue;
+      seen.push(text);
+      names.push(name);
+    }
   };
+  const record = (config: unknown) => keep([sent(config)]);
   const query = pool.query.bind(pool);
   pool.query = (config: unknown, ...rest: unknown[]) => {
     record(config);
@@ -34,13 +57,16 @@ export function recordStatements(db: Db) {
     if (args.length > 0) return connect(...args);
     const client = await connect();
     const own = client.query;
-    // a client is lent for one transaction; its query goes back to the prototype's when released
+    // a client is lent for one transaction: its statements are kept when it comes back (all of
+    // them, unless the transaction was background work), and its query is the prototype's again
+    const transaction: Sent[] = [];
     client.query = (config: unknown, ...rest: unknown[]) => {
-      record(config);
+      transaction.push(sent(config));
       return own.call(client, config, ...rest);
     };
     const release = (client as unknown as { release: (...a: unknown[]) => void }).release;
     (client as unknown as { release: (...a: unknown[]) => void }).release = (...args: unknown[]) => {
+      keep(transaction);
       client.query = own;
       (client as unknown as { release: unknown }).release = release;
       return release.apply(client, args);
