@@ -1,4 +1,5 @@
 import { ChangeStreams } from '../../src/core/changes/change-streams';
+import { positionOf } from '../../src/core/changes/change-tokens';
 import type { Json } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -11,12 +12,20 @@ class SseClient {
   private readonly abort = new AbortController();
   private buffer = '';
 
-  static async open(url: string, headers: Record<string, string>): Promise<SseClient> {
+  private reader?: ReadableStreamDefaultReader<Uint8Array>;
+
+  /** `paused`: nothing is read until `resume()` (the server meets a client that does not read). */
+  static async open(url: string, headers: Record<string, string>, paused = false): Promise<SseClient> {
     const client = new SseClient();
     const res = await fetch(url, { headers, signal: client.abort.signal });
     client.status = res.status;
-    if (res.body) void client.pump(res.body.getReader());
+    client.reader = res.body?.getReader();
+    if (!paused) client.resume();
     return client;
+  }
+
+  resume(): void {
+    if (this.reader) void this.pump(this.reader);
   }
 
   private async pump(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
@@ -108,6 +117,33 @@ describe('change stream: GET /changes/stream', () => {
     expect(first.events.map((e) => e.data.record.name)).toEqual(['Before']);
     second.close();
   });
+
+  it('holds back a client that does not read (no more is read for it), then sends it everything in order once it reads', async () => {
+    const since = (await t.http.get('/changes/head')).body.data.token;
+    const stream = await SseClient.open(
+      `${t.baseUrl}/changes/stream?since=${since}&collections=companies`,
+      auth(),
+      true,
+    );
+    expect(stream.status).toBe(200);
+    // ~25 MB of changes: more than the sockets' buffers and a page of 1,000 changes together
+    const filler = 'x'.repeat(3000);
+    const names: string[] = [];
+    for (let b = 0; b < 40; b++) {
+      const batch = Array.from({ length: 200 }, (_, i) => ({ name: `Slow ${b}-${i} ${filler}` }));
+      expect((await t.http.post('/batch/companies?depth=0', batch)).status).toBe(201);
+      names.push(...batch.map((c) => c.name));
+    }
+    const head = positionOf((await t.http.get('/changes/head')).body.data.token)!;
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // the streams' reads (notifications, every second)
+    // the server stopped reading the feed for the stream it could not write to (else it would hold it all)
+    const sinks = [...(t.app.get(ChangeStreams) as unknown as { sinks: Set<{ since: number }> }).sinks];
+    expect(Math.min(...sinks.map((sink) => sink.since))).toBeLessThan(head);
+    stream.resume();
+    await stream.until(() => stream.events.length >= names.length, 120_000);
+    expect(stream.events.map((e) => e.data.record.name)).toEqual(names);
+    stream.close();
+  }, 180_000);
 
   it('sends a comment line when nothing happens, and ends the streams at shutdown', async () => {
     const since = (await t.http.get('/changes/head')).body.data.token;
