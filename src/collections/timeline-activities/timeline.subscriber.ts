@@ -52,7 +52,17 @@ export class TimelineSubscriber implements RecordEventSubscriber, OnModuleInit {
     this.bus.subscribe(this);
   }
 
+  /** The statements by the collections of a write (a few combinations: one collection, a merge's). */
+  private readonly built = new Map<string, EventStatement[]>();
+
   statements(collections: CollectionMeta[]): EventStatement[] {
+    const key = collections.map((meta) => meta.plural).join(',');
+    let statements = this.built.get(key);
+    if (statements === undefined) this.built.set(key, (statements = this.build(collections)));
+    return statements;
+  }
+
+  private build(collections: CollectionMeta[]): EventStatement[] {
     const selects = collections.flatMap((meta) => this.selectsOf(meta));
     if (selects.length === 0) return [];
     const columns = ['name', 'properties', 'linkedRecordId', ...this.joinColumns];

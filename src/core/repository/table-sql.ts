@@ -32,9 +32,17 @@ export class TableSql {
       .join(', ');
   }
 
-  /** The event copy (JSON, depth 0) of a row `alias` of this table or of a CTE of its columns. */
+  /** The event copies by alias: the aliases are the statement owners' few constants. */
+  private readonly jsonOf = new Map<string, string>();
+
+  /**
+   * The event copy (JSON, depth 0) of a row `alias` of this table or of a CTE of its columns.
+   * Built once per alias: every write statement holds one or two (~4 kB of SQL for a person).
+   */
   recordJson(alias: string): string {
-    return recordJsonSql(this.meta, alias);
+    let json = this.jsonOf.get(alias);
+    if (json === undefined) this.jsonOf.set(alias, (json = recordJsonSql(this.meta, alias)));
+    return json;
   }
 
   /** The SQL type of a stored column, for typed record sets (`jsonb_to_recordset`). */
