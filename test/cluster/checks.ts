@@ -5,6 +5,9 @@ import { multipart, randomFile, Written } from './load';
 import { WebhookReceiver } from './receiver';
 import type { Json } from '../support/http';
 
+/** The first few of a list of ids, for a failure message. */
+const first = (ids: string[], n = 3, separator = ', ') => ids.slice(0, n).join(separator);
+
 /** Differences between what was acknowledged and what is stored (a pure comparison, self-tested below). */
 export function compareWrites(written: Written[], stored: Map<string, Json>): { lost: string[]; changed: string[] } {
   const lost: string[] = [];
@@ -53,9 +56,9 @@ export async function checkWrites(
     for (const record of ((await res.json()) as Json).data.companies) stored.set(record.id, record);
   }
   const { lost, changed } = compareWrites(written, stored);
-  if (lost.length) problems.push(`${lost.length} acknowledged creates lost: ${lost.slice(0, 5).join(', ')}`);
+  if (lost.length) problems.push(`${lost.length} acknowledged creates lost: ${first(lost, 5)}`);
   if (changed.length)
-    problems.push(`${changed.length} acknowledged writes not as acknowledged: ${changed.slice(0, 3).join('; ')}`);
+    problems.push(`${changed.length} acknowledged writes not as acknowledged: ${first(changed, 3, '; ')}`);
   // the comparison itself can fail: a lost record and a changed one are seen
   if (written.length >= 2) {
     const tampered = new Map(stored);
@@ -75,10 +78,10 @@ export async function checkWrites(
   const notDelivered = missing();
   if (notDelivered.length)
     problems.push(
-      `${notDelivered.length} acknowledged creates without a webhook delivery: ${notDelivered
-        .slice(0, 5)
-        .map((w) => w.id)
-        .join(', ')}`,
+      `${notDelivered.length} acknowledged creates without a webhook delivery: ${first(
+        notDelivered.map((w) => w.id),
+        5,
+      )}`,
     );
   const manyIds = [...receiver.byRecord].filter(([id, deliveries]) => id !== '?' && deliveries.size > 1);
   if (manyIds.length)
@@ -87,10 +90,7 @@ export async function checkWrites(
   const early = duplicates.filter((d) => d.times[1] - d.times[0] < 55_000);
   if (early.length)
     problems.push(
-      `${early.length} deliveries received twice within 55 s (not a lease expiry): ${early
-        .slice(0, 3)
-        .map((d) => d.id)
-        .join(', ')}`,
+      `${early.length} deliveries received twice within 55 s (not a lease expiry): ${first(early.map((d) => d.id))}`,
     );
   // the outbox: one row per committed company.created, whatever the instances went through
   const db = new Client({ connectionString: dbUrl });
@@ -154,12 +154,7 @@ export function compareFeed(received: FeedChange[], paged: FeedChange[]): string
   if (repeated) problems.push(`${repeated} changes received more than once`);
   const missing = paged.filter((c) => !ids.has(c.id));
   if (missing.length)
-    problems.push(
-      `${missing.length} changes of the pages never received: ${missing
-        .slice(0, 3)
-        .map((c) => c.id)
-        .join(', ')}`,
-    );
+    problems.push(`${missing.length} changes of the pages never received: ${first(missing.map((c) => c.id))}`);
   const pagedIds = new Set(paged.map((c) => c.id));
   const extra = received.filter((c) => !pagedIds.has(c.id));
   if (extra.length) problems.push(`${extra.length} changes received that the pages do not give`);
@@ -192,9 +187,7 @@ export async function checkChangeFeed(
     ...created.attachments.filter((id) => !attachments.has(id)),
   ];
   if (lost.length)
-    problems.push(
-      `${lost.length} created records without a created change on the stream: ${lost.slice(0, 3).join(', ')}`,
-    );
+    problems.push(`${lost.length} created records without a created change on the stream: ${first(lost)}`);
   // the comparison itself can fail: a lost change, a repeat and a reordering are seen
   if (paged.length >= 3) {
     const [a, b, c] = paged;
