@@ -6,7 +6,8 @@
 const LAYERS = [
   ['config', 'errors', 'fields'], // facts: configuration, error types, field declarations
   ['model', 'security', 'validation'], // collection metadata, records, actor; keys; body validation
-  ['access', 'database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler; access checks
+  ['database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler
+  ['access'], // a key's grants compiled (their filters through the query language) and the write checks; query never imports it
   ['repository'], // one statement owner per collection, record codecs
   ['cache', 'changes', 'events', 'idempotency', 'records'], // services: typed inputs only
   ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table

@@ -105,7 +105,7 @@ function restRequest(route: CollectionRoute, meta: CollectionMeta, f: Fixture, g
 
 /**
  * BUG (reported, src not changed here): a filter needs `read` on the collection, even on an own
- * field (`checkPathReadable` in src/core/access/field-access.ts), so a key granted exactly `update`
+ * field (`checkPathReadable` in src/core/model/readable-fields.ts), so a key granted exactly `update`
  * (or `delete`) gets 403 `may not read <plural>` from the routes that REQUIRE a filter (updateMany,
  * deleteMany, restoreMany and their aliases, MCP update_records / delete_records by filter), whose
  * route-table actions are `update` / `delete` only (API.md section 14: `update` = update one/many,

@@ -1,5 +1,5 @@
 import { GoneException, Injectable } from '@nestjs/common';
-import { canRead } from '../access/access-checks';
+import { canRead } from '../model/readable-fields';
 import { redact } from '../access/redact';
 import { Db } from '../database/db';
 import type { Access } from '../model/access';

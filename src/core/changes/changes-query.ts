@@ -1,5 +1,5 @@
 import { ForbiddenException } from '@nestjs/common';
-import { canRead } from '../access/access-checks';
+import { canRead } from '../model/readable-fields';
 import { QueryError } from '../errors/query-error';
 import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';

@@ -1,4 +1,4 @@
-import { canRead } from '../access/access-checks';
+import { canRead } from '../model/readable-fields';
 import { DeclaredField } from '../fields/define-field';
 import type { Access } from '../model/access';
 import { isComposite, isRequired } from '../fields/field-definition';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { canRead, requireAction } from '../access/access-checks';
+import { requireAction } from '../access/access-checks';
+import { canRead } from '../model/readable-fields';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { QueryError } from '../errors/query-error';
 import { isUuid } from '../fields/field-rules';

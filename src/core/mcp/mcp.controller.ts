@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { version } from '../../../package.json';
-import { canRead, canSearch } from '../access/access-checks';
+import { canRead, canSearch } from '../model/readable-fields';
 import { Actor } from '../auth/request-actor.decorator';
 import { Access, adminAccess } from '../model/access';
 import { APP_CONFIG, AppConfig } from '../config/app-config';

@@ -1,5 +1,5 @@
 import { getSchemaPath, OpenAPIObject } from '@nestjs/swagger';
-import { canSearch } from '../access/access-checks';
+import { canSearch } from '../model/readable-fields';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { DocumentLimits } from './route-parameters';

@@ -1,4 +1,4 @@
-import { checkReadable } from '../access/field-access';
+import { checkReadable } from '../model/readable-fields';
 import { QueryError } from '../errors/query-error';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';

@@ -1,5 +1,5 @@
-import { canRead } from '../access/access-checks';
-import { checkReadable, notReadable } from '../access/field-access';
+import { canRead } from '../model/readable-fields';
+import { checkReadable, notReadable } from '../model/readable-fields';
 import { QueryError } from '../errors/query-error';
 import type { Access } from '../model/access';
 import { CollectionMeta, COMMON_FIELDS } from '../model/collection-meta';

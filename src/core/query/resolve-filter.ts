@@ -1,6 +1,6 @@
 import { QueryError } from '../errors/query-error';
 import type { ResolvedFilter, ResolvedPredicate } from '../model/checked-filter';
-import { checkPathReadable } from '../access/field-access';
+import { checkPathReadable } from '../model/readable-fields';
 import type { Access } from '../model/access';
 import { QueryTarget } from '../model/column-ref';
 import { checkOperator, convertFilterValue, escapeLike } from './filter-values';

@@ -1,5 +1,5 @@
 import { q } from '../database/sql';
-import { checkPathReadable } from '../access/field-access';
+import { checkPathReadable } from '../model/readable-fields';
 import { QueryError } from '../errors/query-error';
 import type { Access } from '../model/access';
 import { ColumnRef, QueryTarget } from '../model/column-ref';

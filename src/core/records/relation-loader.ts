@@ -1,4 +1,4 @@
-import { canRead } from '../access/access-checks';
+import { canRead } from '../model/readable-fields';
 import { redact } from '../access/redact';
 import { Queryable } from '../database/db';
 import type { Access } from '../model/access';
