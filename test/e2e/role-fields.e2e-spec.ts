@@ -101,6 +101,28 @@ describe('role fields: hidden and read-only', () => {
     expect((await t.http.get(`/people/${person.id}?depth=0`)).body.data.person.jobTitle).toBe('Pilot');
   });
 
+  it('is refused by its name whatever its value, before any value is checked, on every write route', async () => {
+    const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person'))[0].n;
+    // values the validation would refuse: its message would tell the key a rule of a field it may not know
+    const [phones, jobTitle] = [{ phones: 42 }, { jobTitle: null }];
+    const notWritable = (name: string, at = '') => badRequest(`${at}Field '${name}' is not writable`);
+    const cases: [string, () => Promise<{ body: Json }>, Json][] = [
+      ['create', () => key.http.post('/people', { ...phones, city: 7 }), notWritable('phones')],
+      ['batch', () => key.http.post('/batch/people', [{ city: 'A' }, jobTitle]), notWritable('jobTitle', '[1] ')],
+      ['upsert', () => key.http.post('/people?upsert=true', { id: person.id, ...phones }), notWritable('phones')],
+      [
+        'batch upsert',
+        () => key.http.post('/batch/people?upsert=true', [{ id: 'x', ...jobTitle }]),
+        notWritable('jobTitle', '[0] '),
+      ],
+      ['update one', () => key.http.patch(`/people/${person.id}`, { ...jobTitle, city: 7 }), notWritable('jobTitle')],
+      ['update many', () => key.http.patch('/people?filter=id[is]:NOT_NULL', phones), notWritable('phones')],
+    ];
+    for (const [route, res, expected] of cases)
+      expect({ route, body: (await res()).body }).toEqual({ route, body: expected });
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person'))[0].n).toBe(before);
+  });
+
   it('leaves search, duplicates and audit rows: no collection searched over it, no criterion, properties redacted', async () => {
     // people are searched over their phones: left out of the key's search, and named, refused
     const search = await key.http.get('/search?query=Phoneco');

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { requireAction } from '../access/access-checks';
+import { refuseUnwritable } from '../access/field-access';
 import { canRead } from '../model/readable-fields';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { QueryError } from '../errors/query-error';
@@ -106,6 +107,7 @@ export class McpToolRunner {
         const args = new ToolArguments(raw, ['collection', 'data', 'id', 'filter']);
         const byId = this.target(args) === 'id';
         const meta = this.collection(args, actor, byId ? 'updateOne' : 'updateMany');
+        refuseUnwritable(actor.access, meta.plural, args.raw('data'), false);
         const data = validateRecord(meta.def.update, args.raw('data'), false, this.config.maxBodyDepth);
         if (!data.ok) throw badRequest(data.messages);
         if (byId)
@@ -166,6 +168,7 @@ export class McpToolRunner {
   private async create(args: ToolArguments, actor: RequestActor): Promise<Result> {
     const meta = this.collection(args, actor, 'createMany');
     const upsert = args.boolean('upsert');
+    refuseUnwritable(actor.access, meta.plural, args.raw('records'), true);
     const records = validateRecordArray(
       upsert ? meta.def.update : meta.def.create,
       args.raw('records'),

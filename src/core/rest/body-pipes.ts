@@ -7,6 +7,7 @@ import {
   Type,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
+import { refuseUnwritable } from '../access/field-access';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isPlainObject, isUuid } from '../fields/field-rules';
 import { CollectionDefinition } from '../model/collection-definition';
@@ -31,14 +32,16 @@ export class UuidParamPipe implements PipeTransform<string, string> {
 
 /**
  * Pipe of the body of an update (one or many records: the same partial record), validated against
- * the collection's update DTO (an absent or `null` body is a 400). What the key may write is
- * checked by the write services (WriteUnit.checkFields), on every write path.
+ * the collection's update DTO (an absent or `null` body is a 400). The fields the key may not write
+ * are refused by name first, whatever their values; the write services check them again
+ * (WriteUnit.checkFields), on every write path.
  */
 function updateBodyPipe(def: CollectionDefinition): Type<PipeTransform> {
   @Injectable()
   class UpdateBodyPipe implements PipeTransform {
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-    transform({ body }: BodyInput): Row {
+    transform({ body, access }: BodyInput): Row {
+      refuseUnwritable(access, def.plural, body, false);
       const result = validateRecord(def.update, body, false, this.config.maxBodyDepth);
       if (!result.ok) throw badRequest(result.messages);
       return result.value;
@@ -69,13 +72,14 @@ export function bodyPipesFor(def: CollectionDefinition) {
     @Injectable()
     class CreateBodyPipe implements PipeTransform {
       constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-      transform({ body, upsert, multipart }: CreateBodyInput): CreateInput {
+      transform({ body, upsert, multipart, access }: CreateBodyInput): CreateInput {
         const isUpsert = parseUpsert(upsert);
         if (multipart) {
           if (many || !def.files) throw new UnsupportedMediaTypeException('Body must be application/json');
           if (isUpsert) throw badRequest(['upsert is not available for a file upload']);
           return { records: [], upsert: false, multipart };
         }
+        refuseUnwritable(access, def.plural, body, many);
         const dto = isUpsert ? def.update : def.create;
         let records: Row[];
         if (many) records = validateRecordArray(dto, body, this.config.batchMax, this.config.maxBodyDepth);
