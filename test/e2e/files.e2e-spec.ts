@@ -189,12 +189,53 @@ describe('upload and download', () => {
     expect(cached.bytes.length).toBe(0);
   });
 
-  it('detects PDF and answers application/octet-stream for unknown bytes', async () => {
+  it('detects PDF; bytes that are not UTF-8 text, or hold a NUL, stay application/octet-stream', async () => {
     const pdf = await upload(fileParts(PDF, 'c.pdf'));
     expect(pdf.body.data.createAttachment.mimeType).toBe('application/pdf');
+    // not UTF-8 (bytes 0x80 and up with no lead byte before them), and no magic number either
+    const binary = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i === 1 ? 0 : 0x80 + ((i * 37) % 127))));
+    const cases = [
+      binary,
+      Buffer.from('text with a NUL\0 inside.txt'),
+      Buffer.from('ends mid-character \u00e9').subarray(0, -1),
+    ];
+    for (const bytes of cases)
+      expect((await upload(fileParts(bytes, 'a.txt'))).body.data.createAttachment.mimeType).toBe(
+        'application/octet-stream',
+      );
+  });
+
+  it('types UTF-8 text as text/plain, or the text type of its extension, never an active type', async () => {
     const text = await upload([...fileParts(TEXT, 'notes.txt'), { name: 'name', value: 'my notes' }]);
-    expect(text.body.data.createAttachment).toMatchObject({ mimeType: 'application/octet-stream', name: 'my notes' });
+    expect(text.body.data.createAttachment).toMatchObject({ mimeType: 'text/plain; charset=utf-8', name: 'my notes' });
     expect((await download(text.body.data.createAttachment.id)).bytes.equals(TEXT)).toBe(true);
+    const expected: Record<string, string> = {
+      'a.csv': 'text/csv; charset=utf-8',
+      'a.md': 'text/markdown; charset=utf-8',
+      'a.json': 'application/json',
+      'a.html': 'text/plain; charset=utf-8',
+      'a.svg': 'text/plain; charset=utf-8',
+      'a.js': 'text/plain; charset=utf-8',
+      'a.xml': 'text/plain; charset=utf-8',
+      noextension: 'text/plain; charset=utf-8',
+    };
+    const body = Buffer.from('<svg onload="alert(1)"><script>alert(1)</script></svg>, a;b\n');
+    const got: Record<string, string> = {};
+    for (const name of Object.keys(expected))
+      got[name] = (await upload(fileParts(body, name))).body.data.createAttachment.mimeType;
+    expect(got).toEqual(expected);
+  });
+
+  it('text split across chunks mid-character is text, and a text download keeps the safe headers', async () => {
+    const wide = Buffer.from('é日本語😀 ,;\n'.repeat(9000)); // ~200 KB: many chunks, characters of 2 to 4 bytes
+    const made = (await upload(fileParts(wide, 'page.html'))).body.data.createAttachment;
+    expect(made.mimeType).toBe('text/plain; charset=utf-8');
+    const res = await download(made.id);
+    expect(res.bytes.equals(wide)).toBe(true);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
   });
 
   it('refuses size, mimeType and checksum in a JSON create or update, and serves no file for a JSON attachment', async () => {

@@ -25,7 +25,10 @@ export class Attachment {
     nullable: true,
     default: null,
     readOnly: true,
-    description: "Media type detected from the uploaded file's bytes (application/octet-stream when unknown)",
+    description:
+      "Media type found from the uploaded file's bytes: by magic number; else, for UTF-8 text without NUL, " +
+      'text/plain; charset=utf-8 or the passive text type of its extension (text/csv, text/markdown, ' +
+      'application/json...; never an active type such as text/html); else application/octet-stream',
   })
   mimeType?: string | null;
 

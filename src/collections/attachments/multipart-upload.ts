@@ -38,9 +38,9 @@ function explain(error: unknown): Error {
 /**
  * Reads a multipart/form-data request as a stream (busboy on the raw request, on both adapters):
  * the text parts are collected (small, bounded), the one part named `file` flows through a
- * FileMeter (size limit, SHA-256, type from the first bytes) into `storage` under `key`. Rejects
- * (413, 415, 400, UploadAbortedError) as soon as something is wrong, after making sure nothing
- * remains stored under `key`; resolves once the file is durably stored.
+ * FileMeter (size limit, SHA-256, type from the bytes and the part's file name) into `storage`
+ * under `key`. Rejects (413, 415, 400, UploadAbortedError) as soon as something is wrong, after
+ * making sure nothing remains stored under `key`; resolves once the file is durably stored.
  */
 export function receiveUpload(
   request: IncomingMessage,
@@ -87,7 +87,7 @@ export function receiveUpload(
         stream.resume();
         return fail(new BadRequestException(`The file part must be named 'file' (got '${name}')`));
       }
-      const meter = new FileMeter(limits.maxBytes, limits.deniedTypes);
+      const meter = new FileMeter(limits.maxBytes, limits.deniedTypes, info.filename);
       const stored = Promise.all([pipeline(stream, meter), storage.put(key, meter)]);
       stored.catch(fail);
       file = { meter, stored, name: info.filename };

@@ -1,5 +1,6 @@
 import { createHash, Hash } from 'node:crypto';
 import { Transform, TransformCallback } from 'node:stream';
+import { TextCheck, textTypeFor } from './text-types';
 
 /** How many first bytes the type detection reads (file-type's own need). */
 export const SNIFF_BYTES = 4100;
@@ -15,7 +16,7 @@ export class FileTooLargeError extends Error {
   }
 }
 
-/** The type detected from the first bytes is refused (a 415). */
+/** The type detected from the bytes is refused (a 415). */
 export class DeniedFileTypeError extends Error {
   constructor(readonly mimeType: string) {
     super(`Files of type ${mimeType} are not accepted (FILE_DENIED_TYPES)`);
@@ -28,7 +29,10 @@ export interface FileFacts {
   size: number;
   /** `sha256:<hex>` */
   checksum: string;
-  /** Detected from the first bytes; `application/octet-stream` when unknown. */
+  /**
+   * Detected from the first bytes (magic numbers); else, for UTF-8 text without NUL, a text type
+   * (textTypeFor); else `application/octet-stream`.
+   */
   mimeType: string;
 }
 
@@ -48,7 +52,10 @@ export async function detectType(head: Buffer): Promise<string> {
  * A pass-through stream between an upload and the storage, counting, hashing (SHA-256) and typing
  * the bytes as they flow: it fails with FileTooLargeError as soon as more than `maxBytes` arrive
  * and with DeniedFileTypeError once the first bytes show a denied type, before passing them on.
- * Only the first SNIFF_BYTES are held (for the detection); nothing else is buffered.
+ * Bytes no magic number matches are checked for UTF-8 text as they flow (TextCheck); their type,
+ * a text type from `fileName`'s extension or `application/octet-stream`, is known (and checked
+ * against the denied types) at the end. Only the first SNIFF_BYTES are held (for the detection);
+ * nothing else is buffered.
  */
 export class FileMeter extends Transform {
   private readonly hash: Hash = createHash('sha256');
@@ -56,10 +63,12 @@ export class FileMeter extends Transform {
   private head: Buffer[] = [];
   private headLength = 0;
   private type?: string;
+  private readonly text = new TextCheck();
 
   constructor(
     private readonly maxBytes: number,
     private readonly deniedTypes: ReadonlySet<string>,
+    private readonly fileName?: string,
   ) {
     super();
   }
@@ -68,6 +77,7 @@ export class FileMeter extends Transform {
     this.size += chunk.length;
     if (this.size > this.maxBytes) return done(new FileTooLargeError(this.maxBytes));
     this.hash.update(chunk);
+    if (this.type === undefined || this.type === UNKNOWN_TYPE) this.text.feed(chunk);
     if (this.type !== undefined) return done(null, chunk);
     this.head.push(chunk);
     this.headLength += chunk.length;
@@ -77,14 +87,26 @@ export class FileMeter extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.type !== undefined) return done();
-    this.sniff().then(() => done(null, this.release()), done);
+    this.finish().then(() => done(null, this.release()), done);
   }
 
+  /** A type from magic numbers is checked at once; an unknown one once every byte was seen. */
   private async sniff(): Promise<void> {
     const type = await detectType(Buffer.concat(this.head).subarray(0, SNIFF_BYTES));
-    if (this.deniedTypes.has(type)) throw new DeniedFileTypeError(type);
-    this.type = type;
+    this.type = type === UNKNOWN_TYPE ? type : this.allowed(type);
+  }
+
+  private async finish(): Promise<void> {
+    if (this.type === undefined) await this.sniff();
+    if (this.type === UNKNOWN_TYPE)
+      this.type = this.allowed(this.text.end() ? textTypeFor(this.fileName) : UNKNOWN_TYPE);
+  }
+
+  /** `type`, unless its essence (the part before any `;`) is a denied type. */
+  private allowed(type: string): string {
+    const essence = type.split(';')[0];
+    if (this.deniedTypes.has(essence)) throw new DeniedFileTypeError(essence);
+    return type;
   }
 
   private release(): Buffer {

@@ -7,3 +7,4 @@ export { createFileStorage, FileStorageModule } from './file-storage.module';
 export * from './file-meter';
 export * from './byte-ranges';
 export * from './file-links';
+export * from './text-types';
