@@ -338,7 +338,11 @@ describe('bad input leaves nothing', () => {
     await backTo(before);
   });
 
-  it('answers 413 while the client is still sending', async () => {
+  // Content-Length within FILE_MAX_BYTES + 4 MiB, or none (chunked): the limit is checked as the bytes arrive
+  it.each([
+    ['a Content-Length', { 'content-length': String(10 * LIMIT) }],
+    ['chunked', {}],
+  ])('answers 413 while the client is still sending (%s)', async (_, length) => {
     const before = await state();
     const boundary = 'bigboundary';
     const req = httpRequest(`${t.baseUrl}/attachments`, {
@@ -346,7 +350,7 @@ describe('bad input leaves nothing', () => {
       headers: {
         authorization: `Bearer ${t.token}`,
         'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(10 * LIMIT),
+        ...length,
       },
     });
     req.on('error', () => undefined);
@@ -359,6 +363,75 @@ describe('bad input leaves nothing', () => {
       req.destroy();
     }
     await backTo(before);
+  });
+});
+
+/**
+ * Sends the headers and the first bytes of a body and no more, the socket kept open: the answer
+ * (status, Connection header, body) or 'no answer' after two seconds.
+ */
+async function answerToAStart(path: string, headers: Record<string, string>, start: string) {
+  const req = httpRequest(`${t.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.token}`, ...headers },
+  });
+  req.on('error', () => undefined);
+  const answer = new Promise<{ status: number; connection?: string; body: Json }>((resolve) =>
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          connection: res.headers.connection,
+          body: JSON.parse(Buffer.concat(chunks).toString()),
+        }),
+      );
+    }),
+  );
+  req.write(start);
+  try {
+    return await Promise.race([answer, sleep(2000).then(() => 'no answer' as const)]);
+  } finally {
+    req.destroy();
+  }
+}
+
+describe('413 before the body is read', () => {
+  it('an upload whose Content-Length is over FILE_MAX_BYTES + 4 MiB, nothing stored', async () => {
+    const before = await state();
+    const boundary = 'earlyboundary';
+    const res = await answerToAStart(
+      '/attachments',
+      {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(LIMIT + 4 * 1024 * 1024 + 1),
+      },
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nfirst bytes`,
+    );
+    expect(res).toEqual({
+      status: 413,
+      connection: 'close',
+      body: {
+        statusCode: 413,
+        error: 'PayloadTooLargeException',
+        messages: [expect.stringContaining('FILE_MAX_BYTES')],
+      },
+    });
+    await backTo(before);
+  });
+
+  it('a JSON body whose Content-Length is over the body limit', async () => {
+    const res = await answerToAStart(
+      '/companies',
+      { 'content-type': 'application/json', 'content-length': String(t.config.bodyLimitBytes + 1) },
+      '{"name":"',
+    );
+    expect(res).toEqual({
+      status: 413,
+      connection: 'close',
+      body: { statusCode: 413, error: 'PayloadTooLargeException', messages: [expect.any(String)] },
+    });
   });
 });
 

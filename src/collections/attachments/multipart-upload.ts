@@ -23,6 +23,22 @@ export class UploadAbortedError extends Error {
 
 const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 64 * 1024;
+/**
+ * What a form may hold besides its file: 50 text parts of 64 KiB (3,200 KiB), and the headers
+ * (busboy's limit: 16 KiB a part) and boundaries (70 characters at most, RFC 2046) of 51 parts
+ * (820 KiB): 4,020 KiB, rounded up to 4 MiB. A `Content-Length` over `FILE_MAX_BYTES` plus this
+ * is a 413 before any byte of the body is read.
+ */
+const FORM_ALLOWANCE_BYTES = 4 * 1024 * 1024;
+
+/** The 413 of a body announced as bigger than any form with a file within `maxBytes` can be. */
+function declaredTooLarge(request: IncomingMessage, maxBytes: number): PayloadTooLargeException | undefined {
+  const declared = Number(request.headers['content-length']);
+  if (!(declared > maxBytes + FORM_ALLOWANCE_BYTES)) return undefined;
+  return new PayloadTooLargeException(
+    `Body of ${declared} bytes is larger than FILE_MAX_BYTES (${maxBytes}) plus 4 MiB for the other parts of the form`,
+  );
+}
 
 /** The answer for what went wrong while receiving (a refused file, a malformed body, an abort). */
 function explain(error: unknown): Error {
@@ -40,7 +56,8 @@ function explain(error: unknown): Error {
  * the text parts are collected (small, bounded), the one part named `file` flows through a
  * FileMeter (size limit, SHA-256, type from the bytes and the part's file name) into `storage`
  * under `key`. Rejects (413, 415, 400, UploadAbortedError) as soon as something is wrong, after
- * making sure nothing remains stored under `key`; resolves once the file is durably stored.
+ * making sure nothing remains stored under `key` (a 413 without reading the body when its
+ * `Content-Length` is over `maxBytes` + FORM_ALLOWANCE_BYTES); resolves once the file is durably stored.
  */
 export function receiveUpload(
   request: IncomingMessage,
@@ -48,6 +65,8 @@ export function receiveUpload(
   key: string,
   limits: Pick<FilesConfig, 'maxBytes' | 'deniedTypes'>,
 ): Promise<ReceivedUpload> {
+  const refused = declaredTooLarge(request, limits.maxBytes);
+  if (refused) return Promise.reject(refused);
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     let file: { meter: FileMeter; stored: Promise<unknown>; name?: string } | undefined;
