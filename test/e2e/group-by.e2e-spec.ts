@@ -132,6 +132,38 @@ describe('group by', () => {
     }
   });
 
+  it("order_by_for_records orders each sample in the list grammar (id last, the last key's way)", async () => {
+    const dims = `group_by=${encodeURIComponent('[{"stage":true}]')}&include_records_sample=true`;
+    const micros = (o: Opportunity) => o.amount?.amountMicros ?? null;
+    const cases: [string, (a: Opportunity, b: Opportunity) => number][] = [
+      ['name[DescNullsLast]', (a, b) => b.name.localeCompare(a.name)],
+      [
+        'amount.amountMicros[AscNullsFirst]',
+        (a, b) => (micros(a) ?? -Infinity) - (micros(b) ?? -Infinity) || (a.id < b.id ? -1 : 1),
+      ],
+    ];
+    for (const [order, compare] of cases) {
+      const res = await get(`${dims}&order_by_for_records=${encodeURIComponent(order)}`);
+      expect({ order, status: res.status }).toEqual({ order, status: 200 });
+      for (const group of res.body) {
+        const members = seeded.filter((o) => o.stage === group.groupByDimensionValues[0]).sort(compare);
+        expect({ order, ids: group.records.map((r: { id: string }) => r.id) }).toEqual({
+          order,
+          ids: members.slice(0, 10).map((o) => o.id),
+        });
+      }
+    }
+    for (const [query, message] of [
+      ['nope[AscNullsFirst]', /field 'nope' does not exist/],
+      ['name[Sideways]', /Sideways/],
+      ['amount[AscNullsFirst]', /amount/],
+    ] as const) {
+      const res = await get(`${dims}&order_by_for_records=${encodeURIComponent(query)}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect(res.body.messages[0]).toMatch(message);
+    }
+  });
+
   it('countTrue and countFalse of a BOOLEAN; 50 groups unless limit says otherwise', async () => {
     const prefix = `${tag}-icp`;
     const rows = Array.from({ length: 55 }, (_, i) => ({ name: `${prefix}-${i}`, idealCustomerProfile: i % 3 === 0 }));

@@ -57,7 +57,7 @@ describe('role fields: hidden and read-only', () => {
     );
   });
 
-  it('cannot be named in fields, filter, order_by, group_by, aggregate or as the end of a relation path (400)', async () => {
+  it('cannot be named in fields, filter, order_by, group_by, aggregate, order_by_for_records or as the end of a relation path (400)', async () => {
     for (const query of [
       'fields=id,phones',
       'filter=phones.primaryPhoneNumber[eq]:5550100',
@@ -71,6 +71,12 @@ describe('role fields: hidden and read-only', () => {
     );
     expect((await key.http.get('/people/groupBy?aggregate=["countEmptyPhonesPrimaryPhoneNumber"]')).body).toEqual(
       badRequest(hidden),
+    );
+    const sampleOrder = 'include_records_sample=true&order_by_for_records=phones.primaryPhoneNumber[AscNullsLast]';
+    expect((await key.http.get(`/people/groupBy?${sampleOrder}`)).body).toEqual(badRequest(hidden));
+    // through a relation to a collection the key cannot read
+    expect((await key.http.get('/people/groupBy?order_by_for_records=company.accountOwner.userEmail')).body).toEqual(
+      forbidden(`API key '${key.name}' may not read workspaceMembers`),
     );
     expect((await key.http.get('/companies?filter=people.phones.primaryPhoneNumber[eq]:5550100')).body).toEqual(
       badRequest(hidden),

@@ -106,10 +106,18 @@ function groupByParameter(name: QueryParam, def: CollectionDefinition, access?: 
         examples: ['Europe/Paris'],
       });
     case 'include_records_sample':
-      return query(name, 'true: each group carries `records`, its first 10 records by id (depth 0)', {
-        type: 'boolean',
-        default: false,
-      });
+      return query(
+        name,
+        'true: each group carries `records`, its first 10 records (depth 0) by id, or in the order of order_by_for_records',
+        { type: 'boolean', default: false },
+      );
+    case 'order_by_for_records':
+      return query(
+        name,
+        "Order of each group's `records` sample, in the grammar of a list's order_by (fields, composite sub-fields, many-to-one " +
+          "relation paths; id last, in the last key's direction); default: by id",
+        { type: 'string', examples: ['name.lastName[AscNullsFirst],createdAt[DescNullsLast]'] },
+      );
     default:
       return undefined;
   }

@@ -6,6 +6,8 @@ import { ColumnRef } from '../model/column-ref';
 import { parseFilter } from './parse-filter';
 import { ResolvedFilter, resolveFilter } from './resolve-filter';
 import { parseBoolean } from './parse-params';
+import { parseOrderBy } from './parse-order-by';
+import { ResolvedSortKey, resolveSort } from './sort-sql';
 
 /**
  * Parser of the group-by parameters (API.md section 12). Pure: strings in, a checked query out.
@@ -14,6 +16,7 @@ import { parseBoolean } from './parse-params';
  *   aggregate := JSON [ key, ... ]          key := op Field [Sub], e.g. sumAmountAmountMicros, minCreatedAt
  *   order_by  := JSON [ {"totalCount"|key|field: "ASC"|"DESC"|"AscNullsFirst"|...}, ... ]
  *   limit     := 1..200 (default 50)        timezone := IANA zone (default UTC)
+ *   order_by_for_records := the list grammar (parse-order-by.ts), e.g. name.lastName[AscNullsFirst]
  */
 
 export const GRANULARITIES = [
@@ -68,6 +71,8 @@ export interface GroupByQuery {
   limit: number;
   timezone: string;
   sample: boolean;
+  /** The order of each group's record sample (`order_by_for_records`, id last), checked like a list's `order_by`. */
+  sampleSort: ResolvedSortKey[];
 }
 
 const NUMERIC = new Set(['NUMBER', 'NUMERIC', 'POSITION']);
@@ -164,6 +169,7 @@ export interface GroupByParams {
   limit?: string;
   timezone?: string;
   include_records_sample?: string;
+  order_by_for_records?: string;
 }
 
 export function parseGroupByQuery(
@@ -199,6 +205,8 @@ export function parseGroupByQuery(
   const filter = params.filter === undefined ? undefined : parseFilter(params.filter, maxFilterDepth);
   const order = json('order_by', params.order_by).map((o, i) => orderItem(o, i, dimensions, aggregates));
   const sample = parseBoolean('include_records_sample', params.include_records_sample);
+  const sampleOrder = params.order_by_for_records;
+  const sampleSort = resolveSort(meta, sampleOrder === undefined ? [] : parseOrderBy(sampleOrder), access);
   return {
     dimensions,
     aggregates,
@@ -207,5 +215,6 @@ export function parseGroupByQuery(
     limit,
     timezone,
     sample,
+    sampleSort,
   };
 }

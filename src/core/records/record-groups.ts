@@ -6,6 +6,7 @@ import { CollectionMeta } from '../model/collection-meta';
 import { ColumnRef } from '../model/column-ref';
 import { ApiRecord, Row } from '../model/record';
 import { whereSql } from '../query/filter-sql';
+import { orderBySql } from '../query/sort-sql';
 import { SqlParams } from '../query/sql-params';
 import { dimensionExpressions, groupBySql } from '../query/group-by-sql';
 import { GroupByQuery } from '../query/group-by-query';
@@ -60,7 +61,10 @@ export class RecordGroups {
     return groups;
   }
 
-  /** The first records (by id, depth 0) of every group, matched to the groups by their dimension values. */
+  /**
+   * The first records (depth 0) of every group in the order of `order_by_for_records` (by id
+   * without it), matched to the groups by their dimension values.
+   */
   private async attachSamples(
     meta: CollectionMeta,
     query: GroupByQuery,
@@ -70,9 +74,13 @@ export class RecordGroups {
     const params = new SqlParams();
     const dimensions = dimensionExpressions(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
-    const rows = await this.repositories
-      .of(meta, access)
-      .samples(this.db, { dimensions, where, values: params.values, perGroup: SAMPLE_SIZE });
+    const rows = await this.repositories.of(meta, access).samples(this.db, {
+      dimensions,
+      where,
+      orderBy: orderBySql(query.sampleSort),
+      values: params.values,
+      perGroup: SAMPLE_SIZE,
+    });
     const byGroup = new Map<string, Row[]>();
     for (const row of rows) {
       const key = JSON.stringify(query.dimensions.map((d, i) => decode(d.ref, row[`g${i}`], !d.granularity)));

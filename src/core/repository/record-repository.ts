@@ -147,14 +147,18 @@ export class RecordRepository {
     );
   }
 
-  /** The first `perGroup` rows (by id) of every group of `dimensions` among the rows matching `where`, each with its group values `g0..`. */
-  samples(db: Queryable, clause: { dimensions: string[]; where: string; values: unknown[]; perGroup: number }) {
+  /** The first `perGroup` rows (in `orderBy`'s order) of every group of `dimensions` among the rows matching `where`, each with its group values `g0..`. */
+  samples(
+    db: Queryable,
+    clause: { dimensions: string[]; where: string; orderBy: string; values: unknown[]; perGroup: number },
+  ) {
     const { where, values } = scoped(this.scope, clause.where, clause.values);
     const groups = clause.dimensions.map((sql, i) => `${sql} AS "g${i}"`);
     const partition = clause.dimensions.length ? `PARTITION BY ${clause.dimensions.join(', ')} ` : '';
+    // rows of a group in the sample's order: its place in the group ("__n") is that order
     return db.query<Row>(
-      `SELECT * FROM (SELECT ${[this.table.selectList, ...groups].join(', ')}, row_number() OVER (${partition}ORDER BY "id") AS "__n" ` +
-        `FROM ${this.table.name} WHERE ${where || 'TRUE'}) s WHERE "__n" <= ${clause.perGroup} ORDER BY "id"`,
+      `SELECT * FROM (SELECT ${[this.table.selectList, ...groups].join(', ')}, row_number() OVER (${partition}ORDER BY ${clause.orderBy}) AS "__n" ` +
+        `FROM ${this.table.name} WHERE ${where || 'TRUE'}) s WHERE "__n" <= ${clause.perGroup} ORDER BY "__n"`,
       values,
     );
   }

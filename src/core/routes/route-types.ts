@@ -21,6 +21,7 @@ export type QueryParam =
   | 'aggregate'
   | 'timezone'
   | 'include_records_sample'
+  | 'order_by_for_records'
   | 'format';
 
 /**
