@@ -561,8 +561,13 @@ describe('access (API.md section 14)', () => {
       { collection: 'attachments', actions: ['create', 'read'], readOnlyFields: ['type'], hiddenFields: ['noteId'] },
     ]);
     const before2 = await state();
-    for (const field of ['type', 'noteId']) {
-      const value = field === 'type' ? 'Contract' : '3b0e8b8e-2a6f-4d1e-9d3c-1f1f1f1f1f1f';
+    // refused by name whatever the value: the invalid values' own messages would not be given
+    for (const [field, value] of [
+      ['type', 'Contract'],
+      ['noteId', '3b0e8b8e-2a6f-4d1e-9d3c-1f1f1f1f1f1f'],
+      ['type', 'NOT_A_TYPE'],
+      ['noteId', 'not-a-uuid'],
+    ]) {
       const res = await upload([...fileParts(PNG), { name: field, value }], limited.token);
       expect({ status: res.status, messages: res.body.messages }).toEqual({
         status: 400,

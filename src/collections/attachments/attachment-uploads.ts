@@ -1,7 +1,9 @@
 import { BadRequestException, Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { refuseUnwritable } from '../../core/access/field-access';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { FileStorage, objectKeyFor } from '../../core/files';
+import type { Access } from '../../core/model/access';
 import type { CollectionMeta } from '../../core/model/collection-meta';
 import type { RequestActor } from '../../core/model/record';
 import type { Shape } from '../../core/query/record-shape';
@@ -49,7 +51,7 @@ export class AttachmentUploads extends UploadReceiver {
       throw error;
     });
     try {
-      const fields = this.checkFields(meta, received.fields, received.fileName);
+      const fields = this.checkFields(meta, received.fields, actor.access, received.fileName);
       const { size, mimeType, checksum } = received.facts;
       const record = { ...fields, id, fullPath: key, size, mimeType, checksum };
       // what a repeated Idempotency-Key must ask again: the fields and the file, not the id drawn here
@@ -74,8 +76,17 @@ export class AttachmentUploads extends UploadReceiver {
     });
   }
 
-  /** The text parts, checked like the fields of a JSON create; `name` defaults to the file's name. */
-  private checkFields(meta: CollectionMeta, parts: Record<string, string>, fileName?: string): Record<string, unknown> {
+  /**
+   * The text parts, checked like the fields of a JSON create (those the key may not write refused
+   * by name first); `name` defaults to the file's name.
+   */
+  private checkFields(
+    meta: CollectionMeta,
+    parts: Record<string, string>,
+    access: Access,
+    fileName?: string,
+  ): Record<string, unknown> {
+    refuseUnwritable(access, meta.plural, parts, false);
     if (Object.hasOwn(parts, 'fullPath')) throw badRequest(['fullPath is set by the service on a file upload']);
     if (Object.hasOwn(parts, 'id')) throw badRequest(['id is set by the service on a file upload']);
     const body: Record<string, unknown> = { ...parts };
