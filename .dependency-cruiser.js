@@ -10,6 +10,7 @@ const LAYERS = [
   ['access'], // a key's grants compiled (their filters through the query language) and the write checks; query never imports it
   ['repository'], // one statement owner per collection, record codecs
   ['cache', 'changes', 'events', 'idempotency', 'records'], // services: typed inputs only
+  ['imports'], // import jobs: a pipeline over the record services' rules and the statement owners
   ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table
 ];
 

@@ -12,6 +12,7 @@ import { HealthModule } from './core/health/health.controller';
 import { McpModule } from './core/mcp/mcp.controller';
 import { SearchModule } from './core/rest/search.controller';
 import { ChangesRoutesModule } from './core/rest/changes.controller';
+import { ImportsRoutesModule } from './core/rest/imports.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
 import { FileStorageModule } from './core/files/file-storage.module';
@@ -42,6 +43,7 @@ export class AppModule {
         HealthModule,
         SearchModule,
         ChangesRoutesModule,
+        ImportsRoutesModule,
         McpModule,
         ...collections.map((c) => c.module),
         // last: its catch-all route must be registered after every collection route

@@ -13,6 +13,7 @@ import { Repositories } from '../../core/repository/repositories';
 @Injectable()
 export class ApiKeyTable implements ApiKeyStore, OnModuleInit {
   private readonly sql: string;
+  private readonly byIdSql: string;
 
   constructor(
     private readonly db: Db,
@@ -25,6 +26,7 @@ export class ApiKeyTable implements ApiKeyStore, OnModuleInit {
       `SELECT k."id", k."name", k."tokenHash", k."expiresAt", k."revokedAt", ` +
       `CASE WHEN r."id" IS NULL THEN NULL ELSE json_build_object('admin', r."admin", 'permissions', r."permissions", 'deleted', r."deletedAt" IS NOT NULL) END AS "role" ` +
       `FROM ${keys} k LEFT JOIN ${roles} r ON r."id" = k."roleId" WHERE k."tokenHash" = $1 AND k."deletedAt" IS NULL`;
+    this.byIdSql = this.sql.replace('k."tokenHash" = $1', 'k."id" = $1');
   }
 
   onModuleInit(): void {
@@ -33,6 +35,11 @@ export class ApiKeyTable implements ApiKeyStore, OnModuleInit {
 
   async findByTokenHash(hash: string): Promise<StoredApiKey | undefined> {
     const [row] = await this.db.query<StoredApiKey>(this.sql, [hash], 'auth:api-key-by-hash');
+    return row;
+  }
+
+  async findById(id: string): Promise<StoredApiKey | undefined> {
+    const [row] = await this.db.query<StoredApiKey>(this.byIdSql, [id], 'auth:api-key-by-id');
     return row;
   }
 }

@@ -25,7 +25,8 @@ export class AuditLogSubscriber implements RecordEventSubscriber, OnModuleInit {
   }
 
   statements(_collections: unknown, actor: RequestActor, params: SqlParams): EventStatement[] {
-    const context = params.add(JSON.stringify({ apiKeyId: actor.apiKeyId || null }));
+    const importId = actor.importContext?.importId;
+    const context = params.add(JSON.stringify({ apiKeyId: actor.apiKeyId || null, ...(importId ? { importId } : {}) }));
     const member = params.add(actor.workspaceMemberId ?? null);
     const select =
       `SELECT e."name", e."objectName", e."recordId", ${eventPropertiesSql('e')}, ${context}::jsonb, ${member}::uuid ` +

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EventStatement, RecordEventBus, RecordEventSubscriber } from '../../core/events/event-bus';
+import type { RequestActor } from '../../core/model/record';
 import { EVENT_RELATION } from '../../core/repository/event-rows';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { webhookPayloadSql } from './webhook-payload';
@@ -23,7 +24,9 @@ export class WebhookOutboxSubscriber implements RecordEventSubscriber, OnModuleI
     this.bus.subscribe(this);
   }
 
-  statements(): EventStatement[] {
+  statements(_collections: unknown, actor: RequestActor): EventStatement[] {
+    // an import sends its records' events only with webhooks=records (else one summary per job)
+    if (actor.importContext && !actor.importContext.recordWebhooks) return [];
     const patterns = `ARRAY[e."name", '*.' || e."action", e."objectName" || '.*', '*.*']`;
     const sql =
       `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +

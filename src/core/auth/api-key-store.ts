@@ -12,7 +12,8 @@ export interface StoredApiKey {
   role: RoleOfKey | null;
 }
 
-/** Where API keys are looked up by token hash: provided by the module that owns the keys. */
+/** Where API keys are looked up by token hash (requests) or id (background jobs run for a key): provided by the module that owns the keys. */
 export interface ApiKeyStore {
   findByTokenHash(hash: string): Promise<StoredApiKey | undefined>;
+  findById(id: string): Promise<StoredApiKey | undefined>;
 }

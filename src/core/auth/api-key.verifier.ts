@@ -5,6 +5,7 @@ import { toIsoTimestamp } from '../repository/record-codec';
 import { accessOf, compileGrants, CompiledGrants } from '../access/compile-access';
 import { GrantInput } from '../access/grants';
 import { Access } from '../model/access';
+import { ActorDirectory } from '../model/actor-directory';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { ApiKeyStore, StoredApiKey } from './api-key-store';
@@ -23,7 +24,7 @@ const MAX_CACHED_KEYS = 10_000;
  * clock on every request.
  */
 @Injectable()
-export class ApiKeyVerifier implements OnApplicationBootstrap {
+export class ApiKeyVerifier implements OnApplicationBootstrap, ActorDirectory {
   private readonly cache = new Map<string, { row: StoredApiKey; access: Access; until: number }>();
   /** The compiled grants of each role's permissions (the same text compiles to the same grants). */
   private readonly grants = new Map<string, CompiledGrants>();
@@ -72,6 +73,27 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     return found;
   }
 
+  /**
+   * The actor of a key by its id, for work done later on its behalf (an import job): the key's
+   * current access, refused like a request when the key is gone, revoked or expired.
+   */
+  async actorOf(apiKeyId: string): Promise<Verification> {
+    const row = await this.store!.findById(apiKeyId);
+    if (!row) return { ok: false, reason: 'API key deleted' };
+    return this.checked(
+      row,
+      accessOf(row.name, row.role, (permissions) => this.grantsOf(permissions)),
+    );
+  }
+
+  private checked(row: StoredApiKey, access: Access): Verification {
+    if (row.revokedAt !== null) return { ok: false, reason: 'API key revoked' };
+    if (row.expiresAt !== null && Date.parse(toIsoTimestamp(row.expiresAt)!) <= Date.now()) {
+      return { ok: false, reason: 'API key expired' };
+    }
+    return { ok: true, actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null, access } };
+  }
+
   async verify(token: string): Promise<Verification> {
     if (!looksLikeToken(token)) return { ok: false, reason: 'Invalid API key' };
     const hash = hashToken(token);
@@ -82,13 +104,6 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     if (!row || !timingSafeEqual(Buffer.from(row.tokenHash, 'hex'), Buffer.from(hash, 'hex'))) {
       return { ok: false, reason: 'Invalid API key' };
     }
-    if (row.revokedAt !== null) return { ok: false, reason: 'API key revoked' };
-    if (row.expiresAt !== null && Date.parse(toIsoTimestamp(row.expiresAt)!) <= Date.now()) {
-      return { ok: false, reason: 'API key expired' };
-    }
-    return {
-      ok: true,
-      actor: { apiKeyId: row.id, apiKeyName: row.name, workspaceMemberId: null, access: found!.access },
-    };
+    return this.checked(row, found!.access);
   }
 }

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ActorDirectory } from '../model/actor-directory';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyVerifier } from './api-key.verifier';
 import { RateLimiter } from './rate-limiter';
@@ -11,7 +12,13 @@ import { RateLimiter } from './rate-limiter';
 @Global()
 @Module({
   // one global guard: authenticate, then count the request against its key
-  providers: [ApiKeyVerifier, RateLimiter, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeyVerifier],
+  providers: [
+    ApiKeyVerifier,
+    RateLimiter,
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    // background work on behalf of a key (imports) finds its actor through the model's contract
+    { provide: ActorDirectory, useExisting: ApiKeyVerifier },
+  ],
+  exports: [ApiKeyVerifier, ActorDirectory],
 })
 export class AuthModule {}

@@ -86,6 +86,10 @@ export interface AppConfig {
   heapGrowthPercent: number;
   /** Days a change-feed entry is kept (`CHANGES_RETENTION_DAYS`, default 7); an older token answers 410. */
   changesRetentionDays: number;
+  /** Largest import body (`IMPORT_MAX_BYTES`, a size such as 1gb; default 1 GiB): past it a 413 and nothing kept. */
+  importMaxBytes: number;
+  /** Days a finished import job and its error report are kept (`IMPORT_RETENTION_DAYS`, default 7). */
+  importRetentionDays: number;
   /** How often an instance trims expired change-feed entries, in ms (`CHANGES_TRIM_INTERVAL_MS`, default 60000). */
   changesTrimIntervalMs: number;
   /** Longest silence on a change stream before a comment line is sent, in ms (`CHANGES_KEEPALIVE_MS`, default 15000). */
@@ -128,6 +132,10 @@ export function parseByteSize(raw: string): number | undefined {
  */
 export function loadConfig(env: Env = process.env, { forMigrations = false } = {}): AppConfig {
   const read = new EnvReader(env);
+  const importMaxRaw = read.string('IMPORT_MAX_BYTES', '1gb');
+  const importMaxBytes = parseByteSize(importMaxRaw);
+  if (importMaxBytes === undefined || importMaxBytes < 1)
+    read.problems.push(`IMPORT_MAX_BYTES must be a size such as 1gb or 1073741824 (got '${importMaxRaw}')`);
   const bodyLimitRaw = read.string('BODY_LIMIT', '10mb');
   const bodyLimitBytes = parseByteSize(bodyLimitRaw);
   if (bodyLimitBytes === undefined || bodyLimitBytes < 1024) {
@@ -191,6 +199,8 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),
     changesRetentionDays: read.int('CHANGES_RETENTION_DAYS', 7, 1, 36_500),
     changesTrimIntervalMs: read.int('CHANGES_TRIM_INTERVAL_MS', 60_000, 10, 86_400_000),
+    importMaxBytes: importMaxBytes ?? 1024 ** 3,
+    importRetentionDays: read.int('IMPORT_RETENTION_DAYS', 7, 1, 36_500),
     changesKeepAliveMs: read.int('CHANGES_KEEPALIVE_MS', 15_000, 10, 15_000),
     fileStorage: readFileStorageConfig(read, dataDir),
     files: readFilesConfig(read, parseByteSize),

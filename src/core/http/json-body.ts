@@ -67,11 +67,11 @@ export function useJsonBodies(app: INestApplication, adapter: HttpAdapter, limit
     };
     instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limitBytes }, parse);
     instance.addContentTypeParser(/^application\/[\w.+-]+\+json/i, { parseAs: 'string', bodyLimit: limitBytes }, parse);
-    // file uploads (API.md section 16): the body stays unread, the upload receiver streams it from the raw request
-    instance.addContentTypeParser(
-      'multipart/form-data',
-      (_request: unknown, _payload: unknown, done: (error: Error | null, body?: unknown) => void) => done(null),
-    );
+    // file uploads (API.md section 16) and imports (section 17): the body stays unread, streamed from the raw request
+    const unread = (_request: unknown, _payload: unknown, done: (error: Error | null, body?: unknown) => void) =>
+      done(null);
+    instance.addContentTypeParser('multipart/form-data', unread);
+    instance.addContentTypeParser(['text/csv', 'application/x-ndjson', 'application/ndjson'], unread);
     return;
   }
   const express = app as NestExpressApplication;

@@ -60,15 +60,23 @@ export function requireJsonBody(req: Req, res: Res, next: Next): void {
 
 const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
 
-/** requireJsonBody, except that a POST to one of `uploadPaths` (`/rest/attachments`) may also be multipart/form-data. */
-export function requireJsonBodyExcept(uploadPaths: ReadonlySet<string>) {
+const IMPORT_TYPE = /^(?:text\/csv|application\/(?:x-)?ndjson)\s*(;|$)/i;
+
+/**
+ * requireJsonBody, except that a POST to one of `uploadPaths` (`/rest/attachments`) may also be
+ * multipart/form-data, and one to `importPaths` (`/rest/people/import`) CSV or NDJSON.
+ */
+export function requireJsonBodyExcept(uploadPaths: ReadonlySet<string>, importPaths: ReadonlySet<string> = new Set()) {
   return (req: Req & { method?: string }, _res: Res, next: Next): void => {
     const { headers } = req;
     const length = Number(headers['content-length'] ?? 0);
     const hasBody = length > 0 || headers['transfer-encoding'] !== undefined;
     const type = String(headers['content-type'] ?? '');
     if (hasBody && !JSON_TYPE.test(type)) {
-      const upload = req.method === 'POST' && MULTIPART_TYPE.test(type) && uploadPaths.has(req.url.split('?')[0]);
+      const path = req.url.split('?')[0];
+      const upload =
+        req.method === 'POST' &&
+        ((MULTIPART_TYPE.test(type) && uploadPaths.has(path)) || (IMPORT_TYPE.test(type) && importPaths.has(path)));
       if (!upload) {
         next(new UnsupportedMediaTypeException('Body must be application/json'));
         return;

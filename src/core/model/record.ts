@@ -12,6 +12,11 @@ export interface RequestActor {
   apiKeyName: string;
   workspaceMemberId: string | null;
   access: Access;
+  /**
+   * Set on the writes of an import job (API.md section 17): their audit rows carry its id, and
+   * each record event is sent to webhooks only when the job asked for `webhooks=records`.
+   */
+  importContext?: { importId: string; recordWebhooks: boolean };
 }
 
 /** The actor of writes the service makes on its own (the first API key, command-line tools): an admin. */

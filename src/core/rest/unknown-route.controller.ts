@@ -11,7 +11,7 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { methodsAt } from '../routes/route-paths';
-import { SERVICE_ROUTES } from '../routes/service-routes';
+import { ServiceRoute, SERVICE_ROUTES } from '../routes/service-routes';
 
 /**
  * The catch-all under /rest, registered after every collection: explains what was wrong with
@@ -33,12 +33,18 @@ function unknownRouteController(wildcard: string): Type<object> {
       if (object === undefined) throw new NotFoundException(`Cannot ${request.method} ${path}`);
       const service = SERVICE_ROUTES.filter((r) => r.path.split('/')[0] === object);
       if (service.length > 0) {
-        const route = service.find((r) => r.path === segments.join('/'));
+        const shape = (r: ServiceRoute) => r.path.split('/');
+        const fits = (r: ServiceRoute) =>
+          shape(r).length === segments.length && shape(r).every((part, i) => part === '{id}' || part === segments[i]);
+        const route = service.find(fits);
         if (!route)
           throw new BadRequestException(
             `Query path '${path}' invalid. Valid paths: ${service.map((r) => `/rest/${r.path}`).join(', ')}`,
           );
-        throw new BadRequestException(`${request.method} is not supported on '${path}'; it accepts ${route.method}`);
+        const methods = service.filter((r) => r.path === route.path).map((r) => r.method);
+        throw new BadRequestException(
+          `${request.method} is not supported on '${path}'; it accepts ${methods.join(', ')}`,
+        );
       }
       const meta = this.catalog.get(object);
       if (!meta) {

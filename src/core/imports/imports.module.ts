@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ImportCheckpoints } from './import-checkpoints';
+import { ImportJobs } from './import-jobs';
+import { ImportRunner } from './import-runner';
+import { ImportWorker } from './import-worker';
+import { ImportWriter } from './import-writer';
+
+/**
+ * Imports (API.md section 17): jobs started from a stored body, run in the background by the
+ * worker of any instance, written in checkpoints by the set-based writer. The routes are in
+ * rest/imports.controller.ts.
+ */
+@Module({
+  providers: [ImportJobs, ImportWorker, ImportRunner, ImportCheckpoints, ImportWriter],
+  exports: [ImportJobs],
+})
+export class ImportsModule {}
