@@ -1,32 +1,44 @@
 import { parse } from 'csv-parse/sync';
 import type { Json } from '../support/http';
+import { badRequest, keyWithRole } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** Imports (API.md section 17), end to end over HTTP on a real database. */
+/**
+ * Imports (API.md section 17), end to end over HTTP on a real database: formats, operations and
+ * options, every error code with its line, access, counters equal to the table's change, events,
+ * dry run, cancel, Prefer: wait, idempotency, the size limit.
+ */
 describe('import', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ API_KEY_CACHE_TTL_MS: '0' });
+    t = await startTestApp({ API_KEY_CACHE_TTL_MS: '0', IMPORT_MAX_BYTES: '64kb' });
+    await t.http.post('/companies', { name: 'Acme', domainName: { primaryLinkUrl: 'https://acme.example' } });
   });
   afterAll(async () => t?.close());
 
-  const csv = (lines: string[]) => lines.join('\r\n') + '\r\n';
-  const start = (plural: string, body: string, query = '', headers: Record<string, string> = {}) =>
-    t.http.request('POST', `/${plural}/import${query}`, {
+  const csv = (lines: string[], eol = '\r\n') => lines.join(eol) + eol;
+  const post = (plural: string, body: string, query = '', headers: Record<string, string> = {}, http = t.http) =>
+    http.request('POST', `/${plural}/import${query}`, {
       raw: body,
       headers: { 'content-type': 'text/csv', prefer: 'wait=30', ...headers },
     });
   const report = async (id: string) =>
     parse((await t.http.get(`/imports/${id}/errors?format=csv`)).text, { columns: true }) as Json[];
+  const codes = async (id: string) => (await report(id)).map((r: Json) => [Number(r.line), r.column, r.code]);
+  const count = async (filter: string) =>
+    (await t.http.get(`/people?limit=1&filter=${encodeURIComponent(filter)}`)).body.totalCount;
+  const changes = async (since: string) =>
+    (await t.http.get(`/changes?since=${since}&collections=people&limit=1000`)).body.data.changes;
+  const head = async () => (await t.http.get('/changes/head')).body.data.token;
 
-  it('creates every row of a CSV, with a relation by a unique value, in one job', async () => {
-    await t.http.post('/companies', { name: 'Acme', domainName: { primaryLinkUrl: 'https://acme.example' } });
-    const res = await start(
+  it('creates every row of a CSV, a relation set by a unique value, with the events of API writes', async () => {
+    const since = await head();
+    const res = await post(
       'people',
       csv([
-        'name.firstName,name.lastName,emails.primaryEmail,city,company.domainName.primaryLinkUrl',
-        'Ada,Lovelace,ada@example.com,London,https://acme.example',
-        'Alan,Turing,alan@example.com,"Wilmslow, UK",',
+        'name.firstName,name.lastName,emails.primaryEmail,city,company.domainName.primaryLinkUrl,createdAt',
+        'Ada,Lovelace,ada@example.com,London,https://acme.example,2020-01-02T03:04:05.000Z',
+        'Alan,Turing,alan@example.com,"Wilmslow, UK",,',
       ]),
     );
     expect(res.status).toBe(200);
@@ -41,31 +53,233 @@ describe('import', () => {
     expect(job.rows).toEqual({ read: 2, created: 2, updated: 0, unchanged: 0, failed: 0, unprocessed: 0 });
     expect(res.headers.get('location')).toBe(`/rest/imports/${job.id}`);
     const people = (await t.http.get('/people?depth=1&filter=city[in]:[London,"Wilmslow, UK"]')).body.data.people;
-    expect(people.map((p: Json) => p.name.firstName).sort()).toEqual(['Ada', 'Alan']);
-    expect(people.find((p: Json) => p.name.firstName === 'Ada').company.name).toBe('Acme');
+    const ada = people.find((p: Json) => p.name.firstName === 'Ada');
+    expect(ada).toMatchObject({ createdAt: '2020-01-02T03:04:05.000Z', company: { name: 'Acme' } });
+    // one change of the feed per record, as an API create; the audit row names the import
+    const feed = await changes(since);
+    expect(feed.map((c: Json) => c.eventName)).toEqual(['person.created', 'person.created']);
+    const audit = (await t.http.get(`/auditLogs?filter=recordId[eq]:${ada.id}`)).body.data.auditLogs;
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ name: 'person.created', context: { importId: job.id } });
   });
 
-  it('reports every bad row with its line and code; atomic writes nothing', async () => {
-    const res = await start(
+  it('reports every rejected row in line order with its code; atomic writes nothing and counts the rest unprocessed', async () => {
+    const res = await post(
       'people',
       csv([
         'name.firstName,emails.primaryEmail,city,company.domainName.primaryLinkUrl,createdAt',
         'Bad,bad@example.com,Paris,,yesterday',
-        'Dup,dup@example.com,Paris,,',
+        '"Multi',
+        'line",dup@example.com,Paris,,',
         'Dup2,dup@example.com,Paris,,',
         'Rel,rel@example.com,Paris,https://nowhere.example,',
+        'Short,short@example.com',
+        'Taken,ada@example.com,Paris,,',
         'Ok,ok@example.com,Paris,,2020-01-02T03:04:05.000Z',
       ]),
     );
     const job = res.body.data.import;
-    expect(job).toMatchObject({ state: 'failed' });
-    const rows = await report(job.id);
-    expect(job.rows).toMatchObject({ read: 5, created: 0, failed: 3, unprocessed: 2 });
-    expect(rows.map((r: Json) => [r.line, r.code])).toEqual([
-      ['2', 'INVALID_VALUE'],
-      ['4', 'DUPLICATE_IN_FILE'],
-      ['5', 'RELATION_NOT_FOUND'],
+    expect(job).toMatchObject({ state: 'failed', message: '5 rows rejected: nothing was written (atomic=true)' });
+    expect(job.rows).toEqual({ read: 7, created: 0, updated: 0, unchanged: 0, failed: 5, unprocessed: 2 });
+    expect(await codes(job.id)).toEqual([
+      [2, 'createdAt', 'INVALID_VALUE'],
+      [5, 'emails.primaryEmail', 'DUPLICATE_IN_FILE'],
+      [6, 'company.domainName.primaryLinkUrl', 'RELATION_NOT_FOUND'],
+      [7, '', 'MALFORMED_ROW'],
+      [8, 'emails.primaryEmail', 'UNIQUE_CONFLICT'],
     ]);
-    expect((await t.http.get('/people?filter=city[eq]:Paris')).body.totalCount).toBe(0);
+    expect((await report(job.id))[1].message).toBe(
+      "Line 3 names the same record (emails.primaryEmail 'dup@example.com')",
+    );
+    expect(await count('city[eq]:Paris')).toBe(0);
+  });
+
+  it('atomic=false writes the valid rows in checkpoints and reports the rest; the counters equal the table change', async () => {
+    const inOslo = () => count('emails.primaryEmail[like]:"%@oslo.example"');
+    const before = await inOslo();
+    const since = await head();
+    const lines = ['name.firstName,emails.primaryEmail,city'];
+    for (let i = 0; i < 30; i++) lines.push(`P${i},p${i}@oslo.example,${i % 10 === 7 ? '' : 'Oslo'}`);
+    lines[12] = 'P11,p3@oslo.example,Oslo'; // line 13: the email of line 5
+    const job = (await post('people', csv(lines), '?atomic=false')).body.data.import;
+    expect(job.state).toBe('completed');
+    expect(job.rows).toEqual({ read: 30, created: 29, updated: 0, unchanged: 0, failed: 1, unprocessed: 0 });
+    expect(await codes(job.id)).toEqual([[13, 'emails.primaryEmail', 'DUPLICATE_IN_FILE']]);
+    expect(await inOslo()).toBe(before + 29);
+    expect(await changes(since)).toHaveLength(29);
+  });
+
+  it('upsert matches by id, then by each unique field: changed rows updated, equal rows unchanged (no event), others created', async () => {
+    const ada = (await t.http.get('/people?filter=emails.primaryEmail[eq]:ada@example.com')).body.data.people[0];
+    const since = await head();
+    const job = (
+      await post(
+        'people',
+        csv([
+          'id,emails.primaryEmail,city,jobTitle',
+          `${ada.id},,London,`,
+          ',alan@example.com,Manchester,Professor',
+          ',grace@example.com,Arlington,Admiral',
+        ]),
+        '?operation=upsert',
+      )
+    ).body.data.import;
+    expect(job.rows).toEqual({ read: 3, created: 1, updated: 1, unchanged: 1, failed: 0, unprocessed: 0 });
+    const feed = await changes(since);
+    expect(feed.map((c: Json) => c.eventName).sort()).toEqual(['person.created', 'person.updated']);
+    const alan = feed.find((c: Json) => c.eventName === 'person.updated');
+    expect(alan.record).toMatchObject({ city: 'Manchester', jobTitle: 'Professor' });
+    expect(alan.updatedFields.sort()).toEqual(['city', 'jobTitle']);
+  });
+
+  it('update needs a match (NOT_FOUND), blank=clear clears a field, a unique value of another record is a UNIQUE_CONFLICT', async () => {
+    const job = (
+      await post(
+        'people',
+        csv([
+          'emails.primaryEmail,jobTitle,city',
+          'alan@example.com,,Cambridge',
+          'nobody@example.com,X,Y',
+          'grace@example.com,,',
+        ]),
+        '?operation=update&blank=clear&atomic=false',
+      )
+    ).body.data.import;
+    expect(job.rows).toMatchObject({ read: 3, updated: 2, failed: 1 });
+    expect(await codes(job.id)).toEqual([[3, '', 'NOT_FOUND']]);
+    const alan = (await t.http.get('/people?filter=emails.primaryEmail[eq]:alan@example.com')).body.data.people[0];
+    expect(alan).toMatchObject({ jobTitle: '', city: 'Cambridge' });
+    const ada = (await t.http.get('/people?filter=emails.primaryEmail[eq]:ada@example.com')).body.data.people[0];
+    const conflict = (
+      await post('people', csv(['id,emails.primaryEmail', `${ada.id},alan@example.com`]), '?operation=update')
+    ).body.data.import;
+    expect(await codes(conflict.id)).toEqual([[2, 'emails.primaryEmail', 'UNIQUE_CONFLICT']]);
+  });
+
+  it('max_errors stops at the rejected row max_errors + 1: rows before stay, the rest are unprocessed', async () => {
+    const lines = ['name.firstName,emails.primaryEmail,city'];
+    for (let i = 0; i < 10; i++)
+      lines.push(`M${i},${[2, 4, 6, 8].includes(i) ? 'ada@example.com' : `m${i}@bergen.example`},Bergen`);
+    const job = (await post('people', csv(lines), '?atomic=false&max_errors=2')).body.data.import;
+    expect(job).toMatchObject({ state: 'failed', message: 'Stopped at the rejected row number 3 (max_errors=2)' });
+    expect(job.rows).toEqual({ read: 10, created: 4, updated: 0, unchanged: 0, failed: 3, unprocessed: 3 });
+    expect((await codes(job.id)).map((c) => c[0])).toEqual([4, 6, 8]);
+    expect(await count('city[eq]:Bergen')).toBe(4);
+  });
+
+  it('a dry run checks every row as the real run does and writes nothing', async () => {
+    const body = csv([
+      'name.firstName,emails.primaryEmail,city',
+      'D1,d1@example.com,Dry',
+      'D2,ada@example.com,Dry',
+      'D3,d3@example.com,Dry',
+    ]);
+    const since = await head();
+    const dry = (await post('people', body, '?atomic=false&dry_run=true')).body.data.import;
+    expect(dry).toMatchObject({ state: 'completed', dryRun: true });
+    expect(await count('city[eq]:Dry')).toBe(0);
+    expect(await changes(since)).toHaveLength(0);
+    const real = (await post('people', body, '?atomic=false')).body.data.import;
+    expect(dry.rows).toEqual(real.rows);
+    expect(await codes(dry.id)).toEqual(await codes(real.id));
+    expect(await count('city[eq]:Dry')).toBe(2);
+  });
+
+  it('reads NDJSON, semicolons, a BOM and LF line ends', async () => {
+    const ndjson = [
+      '{"name":{"firstName":"N1"},"city":"Nd"}',
+      '',
+      '{"name":{"firstName":"N2"},"city":"Nd","nope":1}',
+      '{bad json',
+    ].join('\n');
+    const job = (await post('people', ndjson, '?atomic=false', { 'content-type': 'application/x-ndjson' })).body.data
+      .import;
+    expect(job.rows).toMatchObject({ read: 3, created: 1, failed: 2 });
+    expect((await codes(job.id)).map((c) => [c[0], c[2]])).toEqual([
+      [3, 'INVALID_VALUE'],
+      [4, 'MALFORMED_ROW'],
+    ]);
+    const semi = '\ufeff' + csv(['name.firstName;city', 'S1;Semi;colon', '"S;2";Semi'], '\n');
+    const res = (await post('people', semi, '?delimiter=;&atomic=false')).body.data.import;
+    expect(res.rows).toMatchObject({ read: 2, created: 1, failed: 1 });
+    expect((await t.http.get('/people?filter=city[eq]:Semi')).body.data.people[0].name.firstName).toBe('S;2');
+  });
+
+  it('checks the columns and the parameters before anything is stored (400, 415, 413)', async () => {
+    const jobs = async () => (await t.http.get('/imports?limit=200')).body.data.imports.length;
+    const before = await jobs();
+    expect((await post('people', csv(['name.firstName,nope,city,city', 'a,b,c,d']))).body).toEqual(
+      badRequest("Column 'nope' is not a field of 'person'", "Column 'city' is repeated"),
+    );
+    expect((await post('people', 'a\n', '?operation=merge')).body.messages[0]).toMatch(
+      /'operation' must be one of create, upsert, update/,
+    );
+    expect((await post('people', 'a\n', '?colour=red')).status).toBe(400);
+    expect((await post('people', '{}', '', { 'content-type': 'application/json' })).status).toBe(415);
+    const big = csv(['name.firstName', ...Array.from({ length: 9000 }, (_, i) => `name-${i}`)]);
+    expect((await post('people', big)).status).toBe(413);
+    expect(await jobs()).toBe(before);
+  });
+
+  it('access: create needs create, update needs update; hidden and read-only columns are refused by name; row filters reject rows', async () => {
+    const reader = await keyWithRole(t, [{ collection: 'people', actions: ['read'] }]);
+    expect((await post('people', csv(['city', 'X']), '', {}, reader.http)).status).toBe(403);
+    const limited = await keyWithRole(t, [
+      {
+        collection: 'people',
+        actions: ['read', 'create', 'update'],
+        hiddenFields: ['phones'],
+        readOnlyFields: ['jobTitle'],
+        filter: 'city[eq]:Rome',
+      },
+      { collection: 'companies', actions: ['read'] },
+    ]);
+    expect(
+      (await post('people', csv(['city,jobTitle,phones.primaryPhoneNumber', 'Rome,a,1']), '', {}, limited.http)).body,
+    ).toEqual(badRequest("Field 'jobTitle' is not writable", "Field 'phones' is not writable"));
+    const job = (
+      await post(
+        'people',
+        csv(['name.firstName,city', 'R1,Rome', 'R2,Milan', 'R3,Rome']),
+        '?atomic=false',
+        {},
+        limited.http,
+      )
+    ).body.data.import;
+    expect(job.rows).toMatchObject({ created: 2, failed: 1 });
+    expect(await codes(job.id)).toEqual([[3, '', 'FORBIDDEN_ROW']]);
+    // a key sees its own jobs only; an admin key every job
+    expect((await reader.http.get(`/imports/${job.id}`)).status).toBe(404);
+    expect((await limited.http.get(`/imports/${job.id}`)).status).toBe(200);
+    expect((await limited.http.get('/imports')).body.data.imports.map((j: Json) => j.id)).toEqual([job.id]);
+    expect((await t.http.get(`/imports/${job.id}`)).status).toBe(200);
+  });
+
+  it('202 without Prefer: wait, then the job, its progress stream, its report as NDJSON; a finished job cannot be cancelled (409)', async () => {
+    const res = await post('people', csv(['name.firstName,city', 'W1,Async', 'W2,']), '?atomic=false&blank=clear', {
+      prefer: '',
+    });
+    expect(res.status).toBe(202);
+    const { id } = res.body.data.import;
+    const stream = await fetch(`${t.baseUrl}/imports/${id}/stream`, {
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    const events = await stream.text();
+    expect(events).toMatch(/event: done\ndata: \{.*"state":"completed"/);
+    const job = (await t.http.get(`/imports/${id}`)).body.data.import;
+    expect(job.rows).toMatchObject({ read: 2, created: 2 });
+    expect((await t.http.get(`/imports/${id}/errors?format=ndjson`)).text).toBe('');
+    expect((await t.http.post(`/imports/${id}/cancel`)).status).toBe(409);
+    expect((await t.http.get(`/imports/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).status).toBe(404);
+  });
+
+  it('Idempotency-Key: the same bytes and parameters give the first job back; anything else under the key is a 422', async () => {
+    const body = csv(['name.firstName,emails.primaryEmail,city', 'I1,i1@example.com,Idem']);
+    const first = await post('people', body, '', { 'idempotency-key': 'import-1' });
+    const again = await post('people', body, '', { 'idempotency-key': 'import-1' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.import.id).toBe(first.body.data.import.id);
+    expect((await post('people', body, '?atomic=false', { 'idempotency-key': 'import-1' })).status).toBe(422);
+    expect(await count('city[eq]:Idem')).toBe(1);
   });
 });

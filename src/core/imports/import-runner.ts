@@ -3,6 +3,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db, Queryable } from '../database/db';
 import { FileStorage } from '../files';
 import { ActorDirectory } from '../model/actor-directory';
+import { CountCache } from '../cache/count-cache';
+import { RecordEventBus } from '../events/event-bus';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { ImportCounts, ImportJobRow, importStatements } from '../repository/import-statements';
@@ -52,8 +54,15 @@ export class ImportRunner {
     private readonly catalog: CollectionCatalog,
     private readonly verifier: ActorDirectory,
     private readonly checkpoints: ImportCheckpoints,
+    private readonly counts: CountCache,
+    private readonly events: RecordEventBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The cached counts of the collection and of those its events write to, once a checkpoint committed. */
+  private changed(ctx: CheckpointContext): Promise<void> {
+    return this.counts.changed([ctx.meta.plural, ...this.events.writes]);
+  }
 
   /** Runs `job` until it ends, or until `stopping()` (the instance shuts down: another resumes it). */
   async run(job: ImportJobRow, stopping: () => boolean): Promise<void> {
@@ -183,6 +192,7 @@ export class ImportRunner {
       return { out, cancelled };
     };
     const { out, cancelled } = mode.kind === 'write' ? await once(mode.tx) : await this.db.transaction(once);
+    if (mode.kind === 'commit') await this.changed(ctx);
     if (mode.kind === 'write' && out.errors.length > 0)
       throw new JobFailure(
         `Line ${out.errors[0].line}: ${out.errors[0].message} (the records changed during the import; nothing was written)`,
@@ -228,12 +238,17 @@ export class ImportRunner {
   ): Promise<Ending> {
     const Cancelled = class extends Error {};
     try {
-      return await this.db.transaction(async (tx) => {
-        const result = await this.pass({ ...job, counts: zero() }, options, ctx, { kind: 'write', tx }, stopping);
-        if (result.ending === 'cancelled') throw new Cancelled();
-        if (result.ending === 'stopping') throw new Cancelled('stopping');
-        return 'done' as Ending;
-      });
+      return await this.db
+        .transaction(async (tx) => {
+          const result = await this.pass({ ...job, counts: zero() }, options, ctx, { kind: 'write', tx }, stopping);
+          if (result.ending === 'cancelled') throw new Cancelled();
+          if (result.ending === 'stopping') throw new Cancelled('stopping');
+          return 'done' as Ending;
+        })
+        .then(async (ending) => {
+          await this.changed(ctx);
+          return ending;
+        });
     } catch (error) {
       if (error instanceof Cancelled) {
         counts.unprocessed = counts.read - counts.failed;

@@ -116,10 +116,11 @@ export class ImportWriter {
     for (const row of live) {
       const matches = this.matches(row.record!, keys, held);
       if (matches.size > 1) {
-        const paths = [...matches.values()].map((p) => p.join(' and '));
+        const named = [...matches.values()];
+        const paths = named.map((p) => p.join(' and '));
         reject(row, {
           line: row.line,
-          column: paths[1][0],
+          column: named[1][0],
           code: 'UNIQUE_CONFLICT',
           message: `${paths.join(' / ')} match different records`,
         });

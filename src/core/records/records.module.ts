@@ -101,7 +101,16 @@ export class RecordsModule {
         RecordReferences,
         ...SERVICES,
       ],
-      exports: [CollectionCatalog, KeyRing, RecordCodecs, Repositories, RecordEventBus, RecordChecks, ...SERVICES],
+      exports: [
+        CollectionCatalog,
+        KeyRing,
+        RecordCodecs,
+        Repositories,
+        RecordEventBus,
+        RecordChecks,
+        CountCache,
+        ...SERVICES,
+      ],
     };
   }
 }
