@@ -1,4 +1,6 @@
 import { parse } from 'csv-parse/sync';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import type { Json } from '../support/http';
 import { badRequest, keyWithRole } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -11,7 +13,13 @@ import { startTestApp, TestApp } from '../support/test-app';
 describe('import', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ API_KEY_CACHE_TTL_MS: '0', IMPORT_MAX_BYTES: '64kb' });
+    t = await startTestApp({
+      API_KEY_CACHE_TTL_MS: '0',
+      IMPORT_MAX_BYTES: '64kb',
+      // the webhook receiver listens on 127.0.0.1
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_POLL_MS: '50',
+    });
     await t.http.post('/companies', { name: 'Acme', domainName: { primaryLinkUrl: 'https://acme.example' } });
   });
   afterAll(async () => t?.close());
@@ -281,5 +289,44 @@ describe('import', () => {
     expect(again.body.data.import.id).toBe(first.body.data.import.id);
     expect((await post('people', body, '?atomic=false', { 'idempotency-key': 'import-1' })).status).toBe(422);
     expect(await count('city[eq]:Idem')).toBe(1);
+  });
+
+  it('webhooks: summary sends one import.completed / import.failed per job, records one per record event, none nothing', async () => {
+    const received: Json[] = [];
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const hook = (await t.http.post('/webhooks', { targetUrl: url, operations: ['import.*', 'person.created'] })).body
+      .data.createWebhook;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 600));
+    try {
+      const body = (tag: string) => csv(['name.firstName,city', `${tag}1,Hooks`, `${tag}2,Hooks`]);
+      const summary = (await post('people', body('S'))).body.data.import;
+      const failed = (await post('people', csv(['createdAt', 'never']))).body.data.import;
+      await settle();
+      expect(received.map((r) => [r.eventName, r.import?.id, r.import?.state])).toEqual([
+        ['import.completed', summary.id, 'completed'],
+        ['import.failed', failed.id, 'failed'],
+      ]);
+      expect(received[0]).toMatchObject({ webhookId: hook.id, import: { rows: { created: 2 } } });
+      received.length = 0;
+      await post('people', body('R'), '?webhooks=records');
+      await post('people', body('N'), '?webhooks=none');
+      await settle();
+      expect(received.map((r) => [r.eventName, r.record?.name?.firstName])).toEqual([
+        ['person.created', 'R1'],
+        ['person.created', 'R2'],
+      ]);
+    } finally {
+      await t.http.delete(`/webhooks/${hook.id}`);
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -5,11 +5,13 @@ import { FileStorage } from '../files';
 import { ActorDirectory } from '../model/actor-directory';
 import { CountCache } from '../cache/count-cache';
 import { RecordEventBus } from '../events/event-bus';
+import { ImportEvents } from '../events/import-events';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { ImportCounts, ImportJobRow, importStatements } from '../repository/import-statements';
 import { CheckpointContext } from './import-writer';
 import { ImportCheckpoints } from './import-checkpoints';
+import { jobView } from './import-job-view';
 import { planColumns, planObjectRows } from './import-columns';
 import type { ImportOptions } from './import-options';
 import { openImportReader } from './import-reader';
@@ -56,6 +58,7 @@ export class ImportRunner {
     private readonly checkpoints: ImportCheckpoints,
     private readonly counts: CountCache,
     private readonly events: RecordEventBus,
+    private readonly importEvents: ImportEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -279,7 +282,15 @@ export class ImportRunner {
       final.unprocessed = final.read - final.failed;
       Object.assign(final, { created: 0, updated: 0, unchanged: 0 });
     }
-    await importStatements.finish(this.db, job.id, state, final, message ?? null);
+    await this.db.transaction(async (tx) => {
+      const ended = await importStatements.finish(tx, job.id, state, final, message ?? null);
+      // one summary per job to the webhooks subscribed to it (webhooks=summary)
+      if (options.webhooks === 'summary' && state !== 'cancelled')
+        await this.importEvents.ended(tx, {
+          eventName: state === 'completed' ? 'import.completed' : 'import.failed',
+          job: { ...jobView(ended) },
+        });
+    });
     if (job.objectKey) await this.storage.delete(job.objectKey).catch(() => undefined);
     this.logger.log(`import ${job.id} ${state}: ${JSON.stringify(final)}`);
   }

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { CountCache } from '../cache/count-cache';
+import { ImportEvents } from '../events/import-events';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RecordEventBus } from '../events/event-bus';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
@@ -94,6 +95,7 @@ export class RecordsModule {
         RecordEventBus,
         IdempotencyStore,
         CountCache,
+        ImportEvents,
         CountsAtStart,
         RecordCounts,
         WriteUnit,
@@ -109,6 +111,7 @@ export class RecordsModule {
         RecordEventBus,
         RecordChecks,
         CountCache,
+        ImportEvents,
         ...SERVICES,
       ],
     };

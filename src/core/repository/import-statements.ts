@@ -181,14 +181,20 @@ export const importStatements = {
     );
   },
 
-  /** Ends a job: its state, counters and message; the key of its file is dropped. */
-  async finish(db: Queryable, id: string, state: string, counts: ImportCounts, message: string | null): Promise<void> {
-    await db.query(
+  /** Ends a job: its state, counters and message; the key of its file is dropped. The job after. */
+  async finish(
+    db: Queryable,
+    id: string,
+    state: string,
+    counts: ImportCounts,
+    message: string | null,
+  ): Promise<ImportJobRow> {
+    const [row] = await db.query(
       `UPDATE "_imports" SET "state" = $2, ${COUNTERS.map((c, i) => `"${c}" = $${i + 4}`).join(', ')}, "message" = $3, ` +
-        `"finishedAt" = now(), "objectKey" = NULL, "leaseUntil" = NULL WHERE "id" = $1`,
+        `"finishedAt" = now(), "objectKey" = NULL, "leaseUntil" = NULL WHERE "id" = $1 RETURNING ${COLUMNS}`,
       [id, state, message, ...COUNTERS.map((c) => counts[c])],
-      'import-finish',
     );
+    return job(row);
   },
 
   /** Asks a job to stop: a queued one is cancelled at once; the job after, undefined when finished. */

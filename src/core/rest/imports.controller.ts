@@ -6,7 +6,8 @@ import { Actor } from '../auth/request-actor.decorator';
 import { QueryError } from '../errors/query-error';
 import { isUuid } from '../fields/field-rules';
 import { FastifyReply, takeOverResponse } from '../http/take-over-response';
-import { FINISHED, ImportJobs, jobView } from '../imports/import-jobs';
+import { ImportJobs } from '../imports/import-jobs';
+import { FINISHED, jobView } from '../imports/import-job-view';
 import { parseImportOptions } from '../imports/import-options';
 import { ImportsModule } from '../imports/imports.module';
 import { CollectionCatalog } from '../model/collection-catalog';
@@ -52,7 +53,7 @@ export class ImportsController {
   ) {}
 
   @Post(routerPath(IMPORT_ROUTES.start))
-  @ApiExcludeEndpoint()
+  @ApiExcludeEndpoint() // documented once per collection, in its tag (openapi/import-operation.ts)
   async start(
     @Param('plural') plural: string,
     @Query() raw: RawQuery,
