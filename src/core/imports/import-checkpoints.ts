@@ -47,7 +47,7 @@ export class ImportCheckpoints {
     maxFailures: number,
   ): Promise<CheckpointResult> {
     await tx.query('SAVEPOINT import_checkpoint');
-    let outcome = await this.attempt(tx, ctx, rows, new Map(), 0);
+    let outcome = await this.attempt(tx, ctx, rows, check, new Map(), 0);
     let lines = distinctLines(outcome.errors);
     let stoppedAt: number | undefined;
     let kept = rows;
@@ -55,7 +55,7 @@ export class ImportCheckpoints {
       stoppedAt = lines[maxFailures];
       kept = rows.filter((row) => row.line <= stoppedAt!);
       await tx.query('ROLLBACK TO SAVEPOINT import_checkpoint');
-      outcome = await this.attempt(tx, ctx, kept, new Map(), 0);
+      outcome = await this.attempt(tx, ctx, kept, check, new Map(), 0);
       outcome.errors = outcome.errors.filter((e) => e.line <= stoppedAt!);
       lines = distinctLines(outcome.errors);
     }
@@ -67,13 +67,14 @@ export class ImportCheckpoints {
     tx: Queryable,
     ctx: CheckpointContext,
     rows: ImportRow[],
+    check: boolean,
     seen: Map<string, number>,
     depth: number,
   ): Promise<CheckpointOutcome> {
     const savepoint = `import_part_${depth}`;
     await tx.query(`SAVEPOINT ${savepoint}`);
     try {
-      const outcome = await this.writer.write(tx, ctx, rows, seen);
+      const outcome = await this.writer.write(tx, ctx, rows, check, seen);
       await tx.query(`RELEASE SAVEPOINT ${savepoint}`);
       return outcome;
     } catch (error) {
@@ -88,14 +89,14 @@ export class ImportCheckpoints {
               code: 'FORBIDDEN_ROW',
               message: 'The record would be outside the rows this API key may write',
             });
-        return this.attempt(tx, ctx, rows, seen, depth + 1);
+        return this.attempt(tx, ctx, rows, check, seen, depth + 1);
       }
       const refused = this.refusal(error as PgError);
       if (!refused) throw error;
       const live = rows.filter((row) => row.errors.length === 0);
       if (live.length === 1) {
         live[0].errors.push({ line: live[0].line, ...refused });
-        return this.attempt(tx, ctx, rows, seen, depth + 1);
+        return this.attempt(tx, ctx, rows, check, seen, depth + 1);
       }
       // the statement refused one of the rows: find it by halves
       const half = Math.ceil(live.length / 2);
@@ -104,10 +105,11 @@ export class ImportCheckpoints {
         tx,
         ctx,
         rows.filter((row) => row.errors.length > 0 || first.has(row)),
+        check,
         seen,
         depth + 1,
       );
-      const b = await this.attempt(tx, ctx, live.slice(half), seen, depth + 1);
+      const b = await this.attempt(tx, ctx, live.slice(half), check, seen, depth + 1);
       return {
         created: a.created + b.created,
         updated: a.updated + b.updated,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Queryable } from '../database/db';
+import { MAX_PARAMS } from '../database/sql';
 import { RecordEventBus } from '../events/event-bus';
 import { adminAccess } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
@@ -73,11 +74,16 @@ export class ImportWriter {
     return keys;
   }
 
-  /** `seen`: the keys of this checkpoint's rows already written (a checkpoint written in parts). */
+  /**
+   * `check`: the rows are written to be rolled back (a dry run, the first pass of an atomic job):
+   * without their events. `seen`: the keys of this checkpoint's rows already written (a checkpoint
+   * written in parts).
+   */
   async write(
     tx: Queryable,
     ctx: CheckpointContext,
     rows: ImportRow[],
+    check: boolean,
     seen = new Map<string, number>(),
   ): Promise<CheckpointOutcome> {
     const outcome: CheckpointOutcome = { created: 0, updated: 0, unchanged: 0, errors: [], keys: [] };
@@ -165,11 +171,19 @@ export class ImportWriter {
         columns.push('createdAt');
         group.forEach((r, i) => tuples[i].push(r.createdAt));
       }
-      const inserted = await everyRow.insertMany(tx, columns, tuples);
-      inserted.forEach((row, i) => {
-        written.push({ row: group[i], id: row.id as string });
-        events.push(recordEvent(meta, 'created', undefined, codec.toRecord(row)));
-      });
+      // the events of the creates are made in SQL from the inserted rows (one statement a part of
+      // at most MAX_PARAMS values); a check (dry run, first pass) needs the rows alone
+      const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+      for (let start = 0; start < tuples.length; start += perStatement) {
+        const part = tuples.slice(start, start + perStatement);
+        const rows = check
+          ? await everyRow.insertMany(tx, columns, part)
+          : await this.events.write(tx, this.repositories.writes(meta, undefined).create(columns, part)!, actor);
+        const ids = new Set(rows.map((row) => row.id as string));
+        part.forEach((tuple, i) => {
+          if (ids.has(tuple[0] as string)) written.push({ row: group[start + i], id: tuple[0] as string });
+        });
+      }
       outcome.created += group.length;
     }
     if (updates.length > 0) {
@@ -205,7 +219,7 @@ export class ImportWriter {
       written.filter((w) => !outside.has(w.id)).map((w) => w.id),
     );
     if (escaped.size > 0) throw new ForbiddenRows(written.filter((w) => escaped.has(w.id)).map((w) => w.row.line));
-    await this.events.record(tx, events, actor);
+    if (!check) await this.events.record(tx, events, actor);
     for (const { row, id } of written) {
       for (const key of [`id:${id}`, ...this.identities(row.record!, keys)]) {
         seen.set(key, row.line);
