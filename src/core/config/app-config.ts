@@ -90,6 +90,11 @@ export interface AppConfig {
   importMaxBytes: number;
   /** Days a finished import job and its error report are kept (`IMPORT_RETENTION_DAYS`, default 7). */
   importRetentionDays: number;
+  /**
+   * Seconds an instance holds a running import without renewing it (`IMPORT_LEASE_SECONDS`,
+   * default 30; renewed at every checkpoint): past it, another instance resumes the job.
+   */
+  importLeaseSeconds: number;
   /** How often an instance trims expired change-feed entries, in ms (`CHANGES_TRIM_INTERVAL_MS`, default 60000). */
   changesTrimIntervalMs: number;
   /** Longest silence on a change stream before a comment line is sent, in ms (`CHANGES_KEEPALIVE_MS`, default 15000). */
@@ -201,6 +206,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     changesTrimIntervalMs: read.int('CHANGES_TRIM_INTERVAL_MS', 60_000, 10, 86_400_000),
     importMaxBytes: importMaxBytes ?? 1024 ** 3,
     importRetentionDays: read.int('IMPORT_RETENTION_DAYS', 7, 1, 36_500),
+    importLeaseSeconds: read.int('IMPORT_LEASE_SECONDS', 30, 2, 3600),
     changesKeepAliveMs: read.int('CHANGES_KEEPALIVE_MS', 15_000, 10, 15_000),
     fileStorage: readFileStorageConfig(read, dataDir),
     files: readFilesConfig(read, parseByteSize),

@@ -191,7 +191,13 @@ export class ImportRunner {
       await importStatements.addErrors(tx, job.id, out.errors);
       if (mode.kind === 'check' || !options.atomic) await importStatements.addKeys(tx, job.id, out.keys);
       const after = this.add(counts, out, rows.length);
-      const cancelled = await importStatements.progress(tx, job.id, after, out.stoppedAt ?? lastLine);
+      const cancelled = await importStatements.progress(
+        tx,
+        job.id,
+        after,
+        out.stoppedAt ?? lastLine,
+        this.config.importLeaseSeconds,
+      );
       return { out, cancelled };
     };
     const { out, cancelled } = mode.kind === 'write' ? await once(mode.tx) : await this.db.transaction(once);
@@ -228,7 +234,7 @@ export class ImportRunner {
    */
   private async renewOutside(id: string): Promise<boolean> {
     if (!this.config.databaseUrl) return false;
-    return importStatements.renew(this.db, id);
+    return importStatements.renew(this.db, id, this.config.importLeaseSeconds);
   }
 
   /** The second pass of an atomic job: every row written in one transaction (the counters are the first pass's). */

@@ -70,7 +70,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Claims and runs one job; whether there was one. */
   private async round(): Promise<boolean> {
-    const job = await importStatements.claim(this.db);
+    const job = await importStatements.claim(this.db, this.config.importLeaseSeconds);
     if (!job) return false;
     await this.runner.run(job, () => this.stopped);
     if (this.stopped) await importStatements.release(this.db, job.id).catch(() => undefined);

@@ -46,10 +46,14 @@ export const IMPORT_JOB_SCHEMA = {
   },
 };
 
+/** The job is one schema of the document's components, `ImportJob` (registered by setupOpenApi). */
+export const IMPORT_JOB_SCHEMA_NAME = 'ImportJob';
+const jobRef = { $ref: `#/components/schemas/${IMPORT_JOB_SCHEMA_NAME}` };
+
 export const importAnswer = {
   type: 'object',
   required: ['data'],
-  properties: { data: { type: 'object', required: ['import'], properties: { import: IMPORT_JOB_SCHEMA } } },
+  properties: { data: { type: 'object', required: ['import'], properties: { import: jobRef } } },
 };
 
 const idParam = ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } });
@@ -77,7 +81,7 @@ const ROUTES = {
           data: {
             type: 'object',
             required: ['imports'],
-            properties: { imports: { type: 'array', items: IMPORT_JOB_SCHEMA } },
+            properties: { imports: { type: 'array', items: jobRef } },
           },
           pageInfo: {
             type: 'object',

@@ -61,9 +61,13 @@ export function keyDocument(
     ),
     ...others,
   };
-  const tags = (generated.tags ?? []).filter((tag) =>
-    tag.name === 'search' ? '/search' in paths : open.some((m) => m.plural === tag.name),
+  // the tags of the operations left (a collection's, search, the change feed, the import jobs)
+  const used = new Set(
+    Object.values(paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) =>
+      Object.values(item).flatMap((op) => op.tags ?? []),
+    ),
   );
+  const tags = (generated.tags ?? []).filter((tag) => used.has(tag.name));
   const document = { ...generated, paths, tags, components: { ...generated.components, schemas } } as OpenAPIObject;
   return toOpenApi31(document, { webhooks: WEBHOOK_DOCS });
 }

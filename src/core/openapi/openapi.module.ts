@@ -16,6 +16,7 @@ import { ErrorEnvelopeSchema, PageInfoSchema } from './envelope.schemas';
 import { documentRelations } from './record-response';
 import { collectionPaths } from './route-operations';
 import { WEBHOOK_DOCS } from './webhooks.docs';
+import { IMPORT_JOB_SCHEMA, IMPORT_JOB_SCHEMA_NAME } from './imports.docs';
 
 /** What the documents are made of, kept from start-up: the generated document without the collection routes. */
 interface DocumentParts {
@@ -74,7 +75,8 @@ export class OpenApiModule {}
 
 /**
  * The tags of the document, each with its one-line description: the CRM's main objects first
- * (their `featured` rank), then the other collections, then search.
+ * (their `featured` rank), then the other collections, then the routes of no collection (search,
+ * the change feed, the import jobs).
  */
 function documentTags(definitions: readonly CollectionDefinition[]) {
   const featured = definitions.filter((d) => d.featured).sort((a, b) => a.featured! - b.featured!);
@@ -82,6 +84,11 @@ function documentTags(definitions: readonly CollectionDefinition[]) {
   return [
     ...[...featured, ...others].map((d) => ({ name: d.plural, description: d.description })),
     { name: 'search', description: 'Search across collections: every word as a prefix, accents and case ignored' },
+    { name: 'changes', description: 'The change feed: every change in order, by page or as a stream, from a token' },
+    {
+      name: 'imports',
+      description: 'Import jobs (POST /<collection>/import starts one): their state, progress, error report, cancel',
+    },
   ];
 }
 
@@ -122,6 +129,11 @@ export function setupOpenApi(app: INestApplication): Record<string, unknown> {
     extraModels: [ErrorEnvelopeSchema, PageInfoSchema, ...definitions.flatMap((d) => [d.create, d.update, d.response])],
   });
   generated.tags = documentTags(definitions);
+  // the import job, answered by the import of every collection and by the job routes
+  generated.components = {
+    ...generated.components,
+    schemas: { ...generated.components?.schemas, [IMPORT_JOB_SCHEMA_NAME]: structuredClone(IMPORT_JOB_SCHEMA) },
+  };
   const holder = app.get(OpenApiDocument);
   holder.parts = { base: structuredClone(generated), collections: catalog.all(), limits: config };
   generated.paths = { ...(collectionPaths(definitions, config) as OpenAPIObject['paths']), ...generated.paths };

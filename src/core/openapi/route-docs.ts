@@ -1,4 +1,5 @@
 import type { CollectionRoute } from '../routes/route-types';
+import { IMPORT_ROUTES } from '../routes/service-routes';
 
 /** The words of each collection route's OpenAPI operation, with `{plural}`, `{singular}`, `{Pascal}`, `{PascalPlural}`. */
 export interface RouteDocs {
@@ -24,6 +25,13 @@ export const ROUTE_DOCS: Record<CollectionRoute['name'], RouteDocs> = {
     summary: 'Export every {singular} the filter matches (NDJSON or CSV, streamed, one snapshot)',
     answers: 'The records at depth 0, streamed as an attachment',
     errors: [400, 401, 429],
+  },
+  // the import of a collection (a route of IMPORT_ROUTES, documented per collection: import-operation.ts)
+  [IMPORT_ROUTES.start.name]: {
+    operationId: 'import{PascalPlural}',
+    summary: 'Import {plural} from a CSV or NDJSON file: a job in the background (create, upsert or update; dry run)',
+    answers: 'The file is stored and its job queued (or still running after Prefer: wait); follow Location',
+    errors: [400, 401, 413, 415, 422, 429],
   },
   createOne: {
     operationId: 'createOne{Pascal}',

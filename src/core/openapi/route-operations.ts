@@ -4,7 +4,10 @@ import type { CollectionDefinition } from '../model/collection-definition';
 import { fill, documentPath } from '../routes/route-paths';
 import { FILE_ROUTES } from '../routes/file-routes';
 import { COLLECTION_ROUTES } from '../routes/route-table';
+import { IMPORT_ROUTES } from '../routes/service-routes';
 import { fileRouteParts, multipartUploadSchema } from './file-operations';
+import { importOperation } from './import-operation';
+import { CollectionMeta } from '../model/collection-meta';
 import { CollectionRoute } from '../routes/route-types';
 import { collectionBodies, collectionParameters, DocumentLimits, recordRef } from './route-parameters';
 import { ROUTE_DOCS } from './route-docs';
@@ -164,11 +167,15 @@ function operation(
   };
 }
 
+/** The import of a collection is listed right after its export, its mirror image. */
+const IMPORT_ORDER = COLLECTION_ROUTES.findIndex((r) => r.name === 'exportRecords') + 0.5;
+
 /**
  * The path items of every collection route (OpenAPI 3.0 dialect, as @nestjs/swagger writes the
  * rest of the document): one operation per route of the route table and collection, in the
- * table's order, with the limits of the configuration. `x-order` ranks them within their tag for
- * Swagger UI (aliases last).
+ * table's order, with the limits of the configuration, then the file routes and the import of
+ * the collection (`POST /<plural>/import`, a route of IMPORT_ROUTES). `x-order` ranks them within
+ * their tag for Swagger UI (aliases last).
  */
 export function collectionPaths(
   definitions: readonly CollectionDefinition[],
@@ -176,6 +183,7 @@ export function collectionPaths(
   access?: Access,
 ): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
+  const metas = new Map(definitions.map((def) => [def.plural, new CollectionMeta(def)]));
   for (const def of definitions) {
     COLLECTION_ROUTES.forEach((route, order) => {
       // a key's document holds the operations whose actions its role grants
@@ -183,6 +191,9 @@ export function collectionPaths(
       const path = documentPath(route, def);
       (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, def, limits, order, access);
     });
+    // the key may import when it may create or update (the operations its grant allows)
+    const imports = importOperation(def, (plural) => metas.get(plural), limits, IMPORT_ORDER, access);
+    if (imports) paths[`/${fill(IMPORT_ROUTES.start.path, def)}`] = { post: imports };
     if (!def.files) continue;
     FILE_ROUTES.forEach((route, order) => {
       if (access && !route.actions.every((a) => access.grant(def.plural)?.actions.has(a))) return;

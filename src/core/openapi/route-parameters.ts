@@ -13,6 +13,8 @@ export interface DocumentLimits {
   bulkMax: number;
   pageSizeDefault: number;
   pageSizeMax: number;
+  /** IMPORT_MAX_BYTES: the largest import body. */
+  importMaxBytes: number;
 }
 
 export const recordRef = (def: CollectionDefinition) => ({ $ref: getSchemaPath(def.response) });

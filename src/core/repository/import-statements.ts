@@ -60,8 +60,6 @@ function job(row: Record<string, unknown>): ImportJobRow {
   };
 }
 
-/** Seconds a running job's instance holds it without renewing its lease before another may resume it. */
-export const IMPORT_LEASE_SECONDS = 30;
 /** The key of the advisory lock that serializes claims (one running job per collection). */
 const CLAIM_LOCK = 7_301_730;
 
@@ -134,40 +132,48 @@ export const importStatements = {
    * stopped), of a collection no live job runs on. Claims are serialized by an advisory lock, so
    * two instances never start two jobs of one collection.
    */
-  async claim(db: {
-    transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  }): Promise<ImportJobRow | undefined> {
+  async claim(
+    db: { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
+    leaseSeconds: number,
+  ): Promise<ImportJobRow | undefined> {
     return db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
       const [row] = await tx.query(
         `UPDATE "_imports" SET "state" = 'running', "startedAt" = coalesce("startedAt", now()), ` +
-          `"leaseUntil" = now() + interval '${IMPORT_LEASE_SECONDS} seconds' ` +
+          `"leaseUntil" = now() + make_interval(secs => $1) ` +
           `WHERE "id" = (SELECT i."id" FROM "_imports" i WHERE i."state" IN ('queued', 'running') ` +
           `AND (i."state" = 'queued' OR i."leaseUntil" < now()) ` +
           `AND NOT EXISTS (SELECT 1 FROM "_imports" r WHERE r."collection" = i."collection" AND r."state" = 'running' ` +
           `AND r."leaseUntil" >= now() AND r."id" <> i."id") ORDER BY i."createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED) ` +
           `RETURNING ${COLUMNS}`,
+        [leaseSeconds],
       );
       return row && job(row);
     });
   },
 
   /** Renews the lease of a running job; whether it was asked to stop (cancel). */
-  async renew(db: Queryable, id: string): Promise<boolean> {
+  async renew(db: Queryable, id: string, leaseSeconds: number): Promise<boolean> {
     const [row] = await db.query<{ cancelRequested: boolean }>(
-      `UPDATE "_imports" SET "leaseUntil" = now() + interval '${IMPORT_LEASE_SECONDS} seconds' WHERE "id" = $1 RETURNING "cancelRequested"`,
-      [id],
+      `UPDATE "_imports" SET "leaseUntil" = now() + make_interval(secs => $2) WHERE "id" = $1 RETURNING "cancelRequested"`,
+      [id, leaseSeconds],
       'import-renew',
     );
     return row?.cancelRequested === true;
   },
 
   /** Sets the counters (and the line the committed rows end at) of a running job, renewing its lease; whether it was asked to stop. */
-  async progress(db: Queryable, id: string, counts: ImportCounts, resumeLine: number): Promise<boolean> {
+  async progress(
+    db: Queryable,
+    id: string,
+    counts: ImportCounts,
+    resumeLine: number,
+    leaseSeconds: number,
+  ): Promise<boolean> {
     const [row] = await db.query<{ cancelRequested: boolean }>(
       `UPDATE "_imports" SET ${COUNTERS.map((c, i) => `"${c}" = $${i + 2}`).join(', ')}, "resumeLine" = $8, ` +
-        `"leaseUntil" = now() + interval '${IMPORT_LEASE_SECONDS} seconds' WHERE "id" = $1 RETURNING "cancelRequested"`,
-      [id, ...COUNTERS.map((c) => counts[c]), resumeLine],
+        `"leaseUntil" = now() + make_interval(secs => $9) WHERE "id" = $1 RETURNING "cancelRequested"`,
+      [id, ...COUNTERS.map((c) => counts[c]), resumeLine, leaseSeconds],
       'import-progress',
     );
     return row?.cancelRequested === true;

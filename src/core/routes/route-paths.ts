@@ -1,6 +1,7 @@
 import type { CollectionDefinition } from '../model/collection-definition';
 import { FILE_ROUTES } from './file-routes';
 import { COLLECTION_ROUTES } from './route-table';
+import { IMPORT_ROUTES } from './service-routes';
 import { CollectionRoute, HttpMethod } from './route-types';
 
 /** The names a route's templates use (a collection definition has them all). */
@@ -44,15 +45,22 @@ export function registrationOrder(routes: readonly CollectionRoute[] = COLLECTIO
 
 const METHOD_ORDER: HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
+/** The paths of every collection: those of the route table, and the import (`{plural}/import`, IMPORT_ROUTES). */
+const PATHS_OF_EVERY_COLLECTION: readonly Pick<CollectionRoute, 'method' | 'path'>[] = [
+  ...COLLECTION_ROUTES,
+  IMPORT_ROUTES.start,
+];
+
 /**
  * The methods a path of a collection takes (its segments after /rest, the collection's plural
  * among them), from the routes whose path it matches most literally: `people/duplicates` takes
- * POST (its own route), not the methods of `people/:id`. Empty when no route has its shape.
+ * POST (its own route), and so does `people/import`, not the methods of `people/:id`. Empty when
+ * no route has its shape.
  */
 export function methodsAt(segments: string[], plural: string, files = false): HttpMethod[] {
-  let best: CollectionRoute[] = [];
+  let best: Pick<CollectionRoute, 'method'>[] = [];
   let bestLiterals = -1;
-  for (const route of files ? [...COLLECTION_ROUTES, ...FILE_ROUTES] : COLLECTION_ROUTES) {
+  for (const route of files ? [...PATHS_OF_EVERY_COLLECTION, ...FILE_ROUTES] : PATHS_OF_EVERY_COLLECTION) {
     const pattern = route.path.split('/');
     if (pattern.length !== segments.length) continue;
     let literals = 0;
