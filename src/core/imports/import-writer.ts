@@ -10,6 +10,7 @@ import { RequestActor, Row } from '../model/record';
 import { RecordEvent, recordEvent } from '../model/record-events';
 import { insertRows } from '../records/insert-rows';
 import { UniqueKey, uniqueKeys } from '../records/upsert-plan';
+import type { EventfulWrite } from '../repository/eventful-write';
 import { importStatements } from '../repository/import-statements';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -153,7 +154,7 @@ export class ImportWriter {
       } else creates.push(row);
     }
     const events: RecordEvent[] = [];
-    const written: { row: ImportRow; id: string }[] = [];
+    const written: { row: ImportRow; id: string; updated?: boolean }[] = [];
     const codec = this.codecs.of(meta);
     const inserts = operation === 'upsert' ? this.asCreates(meta, creates, reject) : creates;
     for (const group of [
@@ -178,7 +179,7 @@ export class ImportWriter {
         const part = tuples.slice(start, start + perStatement);
         const rows = check
           ? await everyRow.insertMany(tx, columns, part)
-          : await this.events.write(tx, this.repositories.writes(meta, undefined).create(columns, part)!, actor);
+          : await this.events.write(tx, this.createWrite(meta, columns, part), actor);
         const ids = new Set(rows.map((row) => row.id as string));
         part.forEach((tuple, i) => {
           if (ids.has(tuple[0] as string)) written.push({ row: group[start + i], id: tuple[0] as string });
@@ -211,7 +212,7 @@ export class ImportWriter {
         if (updated.updatedFields!.length > 0) events.push(updated);
         if (restored || updated.updatedFields!.length > 0) outcome.updated++;
         else outcome.unchanged++;
-        written.push({ row, id: target.id as string });
+        written.push({ row, id: target.id as string, updated: true });
       }
     }
     const escaped = await own.outsideScope(
@@ -220,14 +221,21 @@ export class ImportWriter {
     );
     if (escaped.size > 0) throw new ForbiddenRows(written.filter((w) => escaped.has(w.id)).map((w) => w.row.line));
     if (!check) await this.events.record(tx, events, actor);
-    for (const { row, id } of written) {
-      for (const key of [`id:${id}`, ...this.identities(row.record!, keys)]) {
+    for (const { row, id, updated } of written) {
+      // an updated record may be named by other keys in a later row: its id is remembered too
+      const named = this.identities(row.record!, keys);
+      for (const key of updated && !named.includes(`id:${id}`) ? [`id:${id}`, ...named] : named) {
         seen.set(key, row.line);
         outcome.keys.push({ key, line: row.line });
       }
     }
     outcome.errors.sort((a, b) => a.line - b.line);
     return outcome;
+  }
+
+  /** The bulk create's statement with its events, never prepared (its text changes with the number of rows). */
+  private createWrite(meta: CollectionMeta, columns: string[], tuples: unknown[][]): EventfulWrite {
+    return { ...this.repositories.writes(meta, undefined).create(columns, tuples)!, prepared: false };
   }
 
   /** Who holds each id and unique value among the candidates: a live record first, else the most recently deleted one (as upserts match). */
