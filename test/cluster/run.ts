@@ -5,7 +5,7 @@
  *   1. a rolling restart (SIGTERM one instance, wait until it is back and ready, then the next):
  *      no request may fail;
  *   2. one instance killed with SIGKILL, then started again: only requests in flight at the kill
- *      may fail.
+ *      may fail; an import running on it is finished by a survivor, every row once.
  * The load includes file uploads and downloads (S3 storage: s3rver), and an SSE change stream is
  * held through HAProxy from before the restarts, reconnecting with Last-Event-ID.
  * Then: every acknowledged create and PATCH is read back, every acknowledged create's webhook
@@ -23,6 +23,7 @@ import { ChildServer, createApiKeyWithCli, freePort, probe, ROOT, serverEnv, sle
 import { S3TestServer } from '../support/s3-test-server';
 import { checkChangeFeed, checkFilesAcrossInstances, checkSharedRateLimits, checkWrites } from './checks';
 import { FeedStream } from './feed';
+import { checkImportFinished, startImportOn } from './imports';
 import { Haproxy } from './haproxy';
 import { failed, Load, Outcome, percentile } from './load';
 import { WebhookReceiver } from './receiver';
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
         DB_POOL_SIZE: '8',
         RATE_LIMIT_PER_SECOND: '1000000',
         RATE_LIMIT_PER_MINUTE: '1000000',
+        IMPORT_LEASE_SECONDS: '5', // a killed instance's import is resumed 5 s later
         ...s3Env(s3),
       });
     const start = (i: number) => (servers[i] = ChildServer.spawn(env(ports[i]), join(ROOT, 'dist', 'src', 'main.js')));
@@ -181,8 +183,9 @@ async function main(): Promise<void> {
     const rollEnd = Date.now();
     await sleep(3000);
 
-    // 2. SIGKILL one instance, start it again
+    // 2. SIGKILL one instance, start it again; an import runs on it when it is killed
     const victim = 1;
+    const importId = await startImportOn(servers[victim].baseUrl, token);
     const killAt = Date.now();
     const inFlightAtKill = load.inFlight;
     await servers[victim].kill();
@@ -256,6 +259,10 @@ async function main(): Promise<void> {
     });
     problems.push(...feed.problems);
     log(feed.summary);
+
+    const imported = await checkImportFinished(lb, token, importId, dbUrl);
+    problems.push(...imported.problems);
+    log(imported.summary);
 
     // writes, webhooks, rate limits
     const writes = await checkWrites(lb, token, load.written, dbUrl, receiver, killAt + LEASE_MS + 15_000);
