@@ -3,7 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Imports (API.md section 17): their own tables, not collections. `_imports` holds each job, its
  * options, state and counters, the key of its stored file while it runs, and `resumeLine`: the
- * last line whose rows are committed (an `atomic=false` job resumes after it). `_import_errors`
+ * last line whose rows are committed (an `atomic=false` job resumes after it), and `claim`: the
+ * token of the instance's hold on a running job (every write of the job names it, so an instance
+ * that lost its lease can no longer commit anything). `_import_errors`
  * holds every rejected row in line order; `_import_keys` the id and unique values of the rows a
  * job has read, with their lines, so a later row of the same file that names the same record is
  * told apart (`DUPLICATE_IN_FILE`) whatever checkpoint it falls in.
@@ -18,7 +20,7 @@ export class Imports1795730000000 implements MigrationInterface {
         `"read" integer NOT NULL DEFAULT 0, "created" integer NOT NULL DEFAULT 0, "updated" integer NOT NULL DEFAULT 0, ` +
         `"unchanged" integer NOT NULL DEFAULT 0, "failed" integer NOT NULL DEFAULT 0, "unprocessed" integer NOT NULL DEFAULT 0, ` +
         `"bytes" bigint NOT NULL, "objectKey" text, "apiKeyId" uuid, "message" text, "resumeLine" integer NOT NULL DEFAULT 0, ` +
-        `"cancelRequested" boolean NOT NULL DEFAULT false, "leaseUntil" timestamp with time zone, ` +
+        `"cancelRequested" boolean NOT NULL DEFAULT false, "leaseUntil" timestamp with time zone, "claim" uuid, ` +
         `"idempotencyKey" text, "fingerprint" text, ` +
         `"createdAt" timestamp with time zone NOT NULL DEFAULT clock_timestamp(), "startedAt" timestamp with time zone, ` +
         `"finishedAt" timestamp with time zone)`,

@@ -101,31 +101,42 @@ suite('import: SIGKILL of the instance running a job loses no row and writes non
         await server.kill();
         return current;
       }
-      if (waited > 600_000) throw new Error(`the job did not finish after a restart: ${JSON.stringify(current)}`);
+      if (waited > timeout) throw new Error(`the job did not finish after a restart: ${JSON.stringify(current)}`);
       await sleep(250);
     }
   }
 
-  it('atomic=false: resumes after its last checkpoint; every row once, with one change each', async () => {
-    const done = await crashDuring('Loose', 'atomic=false', async () => {
-      // what was committed before the kill is there, and no more than was read
-      expect(await people('Loose')).toBeLessThan(ROWS);
-    });
-    expect(done.state).toBe('completed');
-    expect(done.rows).toEqual({ read: ROWS, created: ROWS, updated: 0, unchanged: 0, failed: 0, unprocessed: 0 });
-    expect(await people('Loose')).toBe(ROWS);
-    expect(await distinctPeople('Loose')).toBe(ROWS);
-    expect(await feed('Loose')).toBe(ROWS);
-  });
+  /** About 10 ms a row for the two imports, restarts and checks of a test, at least the default 2 minutes. */
+  const timeout = Math.max(120_000, ROWS * 10);
 
-  it('atomic=true: killed while it writes, nothing is there; the job starts over and completes', async () => {
-    const done = await crashDuring('Whole', 'atomic=true', async () => {
-      expect(await people('Whole')).toBe(0);
-      expect(await feed('Whole')).toBe(0);
-    });
-    expect(done.state).toBe('completed');
-    expect(done.rows).toEqual({ read: ROWS, created: ROWS, updated: 0, unchanged: 0, failed: 0, unprocessed: 0 });
-    expect(await people('Whole')).toBe(ROWS);
-    expect(await feed('Whole')).toBe(ROWS);
-  });
+  it(
+    'atomic=false: resumes after its last checkpoint; every row once, with one change each',
+    async () => {
+      const done = await crashDuring('Loose', 'atomic=false', async () => {
+        // what was committed before the kill is there, and no more than was read
+        expect(await people('Loose')).toBeLessThan(ROWS);
+      });
+      expect(done.state).toBe('completed');
+      expect(done.rows).toEqual({ read: ROWS, created: ROWS, updated: 0, unchanged: 0, failed: 0, unprocessed: 0 });
+      expect(await people('Loose')).toBe(ROWS);
+      expect(await distinctPeople('Loose')).toBe(ROWS);
+      expect(await feed('Loose')).toBe(ROWS);
+    },
+    timeout,
+  );
+
+  it(
+    'atomic=true: killed while it writes, nothing is there; the job starts over and completes',
+    async () => {
+      const done = await crashDuring('Whole', 'atomic=true', async () => {
+        expect(await people('Whole')).toBe(0);
+        expect(await feed('Whole')).toBe(0);
+      });
+      expect(done.state).toBe('completed');
+      expect(done.rows).toEqual({ read: ROWS, created: ROWS, updated: 0, unchanged: 0, failed: 0, unprocessed: 0 });
+      expect(await people('Whole')).toBe(ROWS);
+      expect(await feed('Whole')).toBe(ROWS);
+    },
+    timeout,
+  );
 });

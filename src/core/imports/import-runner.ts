@@ -8,7 +8,7 @@ import { RecordEventBus } from '../events/event-bus';
 import { ImportEvents } from '../events/import-events';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
-import { ImportCounts, ImportJobRow, importStatements } from '../repository/import-statements';
+import { ImportCounts, ImportJobRow, importStatements, LostClaim } from '../repository/import-statements';
 import { CheckpointContext } from './import-writer';
 import { ImportCheckpoints } from './import-checkpoints';
 import { jobView } from './import-job-view';
@@ -96,6 +96,7 @@ export class ImportRunner {
       if (ending === 'stopping') return this.logger.log(`import ${job.id} left to be resumed (shutdown)`);
       await this.end(job, options, counts, ending);
     } catch (error) {
+      if (error instanceof LostClaim) return this.logger.warn(error.message);
       if (error instanceof JobFailure || (error as { status?: number }).status === 400) {
         const message = error instanceof JobFailure ? error.message : this.messageOf(error);
         await this.end(job, options, job.counts, 'failed', message);
@@ -194,6 +195,7 @@ export class ImportRunner {
       const cancelled = await importStatements.progress(
         tx,
         job.id,
+        job.claim!,
         after,
         out.stoppedAt ?? lastLine,
         this.config.importLeaseSeconds,
@@ -208,7 +210,7 @@ export class ImportRunner {
       );
     Object.assign(counts, this.add(counts, out, rows.length));
     if (out.stoppedAt !== undefined) return 'max_errors';
-    if (mode.kind === 'write') return (await this.renewOutside(job.id)) ? 'cancelled' : 'done';
+    if (mode.kind === 'write') return (await this.renewOutside(job)) ? 'cancelled' : 'done';
     return cancelled ? 'cancelled' : 'done';
   }
 
@@ -232,9 +234,9 @@ export class ImportRunner {
    * whether it was cancelled. The embedded database has one connection and one instance: nothing
    * else can take the job over, and the transaction holds the connection, so it is not renewed.
    */
-  private async renewOutside(id: string): Promise<boolean> {
+  private async renewOutside(job: ImportJobRow): Promise<boolean> {
     if (!this.config.databaseUrl) return false;
-    return importStatements.renew(this.db, id, this.config.importLeaseSeconds);
+    return importStatements.renew(this.db, job.id, job.claim!, this.config.importLeaseSeconds);
   }
 
   /** The second pass of an atomic job: every row written in one transaction (the counters are the first pass's). */
@@ -289,7 +291,7 @@ export class ImportRunner {
       Object.assign(final, { created: 0, updated: 0, unchanged: 0 });
     }
     await this.db.transaction(async (tx) => {
-      const ended = await importStatements.finish(tx, job.id, state, final, message ?? null);
+      const ended = await importStatements.finish(tx, job.id, job.claim!, state, final, message ?? null);
       // one summary per job to the webhooks subscribed to it (webhooks=summary)
       if (options.webhooks === 'summary' && state !== 'cancelled')
         await this.importEvents.ended(tx, {

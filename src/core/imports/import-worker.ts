@@ -73,7 +73,7 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     const job = await importStatements.claim(this.db, this.config.importLeaseSeconds);
     if (!job) return false;
     await this.runner.run(job, () => this.stopped);
-    if (this.stopped) await importStatements.release(this.db, job.id).catch(() => undefined);
+    if (this.stopped) await importStatements.release(this.db, job.id, job.claim!).catch(() => undefined);
     return true;
   }
 }

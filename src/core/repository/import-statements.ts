@@ -27,6 +27,8 @@ export interface ImportJobRow {
   message: string | null;
   resumeLine: number;
   cancelRequested: boolean;
+  /** The token of the current hold on a running job (set by `claim`). */
+  claim: string | null;
   idempotencyKey: string | null;
   fingerprint: string | null;
   createdAt: unknown;
@@ -45,7 +47,7 @@ export interface StoredRowError {
 
 const COLUMNS =
   '"id", "collection", "operation", "format", "options", "state", "bytes"::float8 AS "bytes", "objectKey", "apiKeyId", ' +
-  '"message", "resumeLine", "cancelRequested", "idempotencyKey", "fingerprint", "createdAt", "startedAt", "finishedAt", ' +
+  '"message", "resumeLine", "cancelRequested", "claim", "idempotencyKey", "fingerprint", "createdAt", "startedAt", "finishedAt", ' +
   COUNTERS.map((c) => `"${c}"`).join(', ');
 
 function job(row: Record<string, unknown>): ImportJobRow {
@@ -58,6 +60,13 @@ function job(row: Record<string, unknown>): ImportJobRow {
     finishedAt: toIsoTimestamp(row.finishedAt),
     counts,
   };
+}
+
+/** The job was taken over by another instance (this one's lease lapsed): it must stop and write nothing more. */
+export class LostClaim extends Error {
+  constructor(id: string) {
+    super(`import ${id} is held by another instance now`);
+  }
 }
 
 /** The key of the advisory lock that serializes claims (one running job per collection). */
@@ -73,7 +82,15 @@ export const importStatements = {
     db: Queryable,
     values: Omit<
       ImportJobRow,
-      'createdAt' | 'startedAt' | 'finishedAt' | 'counts' | 'state' | 'message' | 'resumeLine' | 'cancelRequested'
+      | 'createdAt'
+      | 'startedAt'
+      | 'finishedAt'
+      | 'counts'
+      | 'state'
+      | 'message'
+      | 'resumeLine'
+      | 'cancelRequested'
+      | 'claim'
     >,
   ): Promise<ImportJobRow | undefined> {
     const rows = await db.query(
@@ -140,7 +157,7 @@ export const importStatements = {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
       const [row] = await tx.query(
         `UPDATE "_imports" SET "state" = 'running', "startedAt" = coalesce("startedAt", now()), ` +
-          `"leaseUntil" = now() + make_interval(secs => $1) ` +
+          `"leaseUntil" = now() + make_interval(secs => $1), "claim" = gen_random_uuid() ` +
           `WHERE "id" = (SELECT i."id" FROM "_imports" i WHERE i."state" IN ('queued', 'running') ` +
           `AND (i."state" = 'queued' OR i."leaseUntil" < now()) ` +
           `AND NOT EXISTS (SELECT 1 FROM "_imports" r WHERE r."collection" = i."collection" AND r."state" = 'running' ` +
@@ -152,54 +169,63 @@ export const importStatements = {
     });
   },
 
-  /** Renews the lease of a running job; whether it was asked to stop (cancel). */
-  async renew(db: Queryable, id: string, leaseSeconds: number): Promise<boolean> {
+  /** Renews the lease of a running job held by `claim`; whether it was asked to stop (cancel). Throws when the hold is lost. */
+  async renew(db: Queryable, id: string, claim: string, leaseSeconds: number): Promise<boolean> {
     const [row] = await db.query<{ cancelRequested: boolean }>(
-      `UPDATE "_imports" SET "leaseUntil" = now() + make_interval(secs => $2) WHERE "id" = $1 RETURNING "cancelRequested"`,
-      [id, leaseSeconds],
+      `UPDATE "_imports" SET "leaseUntil" = now() + make_interval(secs => $3) WHERE "id" = $1 AND "claim" = $2 RETURNING "cancelRequested"`,
+      [id, claim, leaseSeconds],
       'import-renew',
     );
-    return row?.cancelRequested === true;
+    if (!row) throw new LostClaim(id);
+    return row.cancelRequested;
   },
 
-  /** Sets the counters (and the line the committed rows end at) of a running job, renewing its lease; whether it was asked to stop. */
+  /**
+   * Sets the counters (and the line the committed rows end at) of a running job held by `claim`,
+   * renewing its lease; whether it was asked to stop. Throws when the hold is lost (the caller's
+   * transaction then rolls back: an instance that lost its job writes nothing more).
+   */
   async progress(
     db: Queryable,
     id: string,
+    claim: string,
     counts: ImportCounts,
     resumeLine: number,
     leaseSeconds: number,
   ): Promise<boolean> {
     const [row] = await db.query<{ cancelRequested: boolean }>(
-      `UPDATE "_imports" SET ${COUNTERS.map((c, i) => `"${c}" = $${i + 2}`).join(', ')}, "resumeLine" = $8, ` +
-        `"leaseUntil" = now() + make_interval(secs => $9) WHERE "id" = $1 RETURNING "cancelRequested"`,
-      [id, ...COUNTERS.map((c) => counts[c]), resumeLine, leaseSeconds],
+      `UPDATE "_imports" SET ${COUNTERS.map((c, i) => `"${c}" = $${i + 3}`).join(', ')}, "resumeLine" = $9, ` +
+        `"leaseUntil" = now() + make_interval(secs => $10) WHERE "id" = $1 AND "claim" = $2 RETURNING "cancelRequested"`,
+      [id, claim, ...COUNTERS.map((c) => counts[c]), resumeLine, leaseSeconds],
       'import-progress',
     );
-    return row?.cancelRequested === true;
+    if (!row) throw new LostClaim(id);
+    return row.cancelRequested;
   },
 
   /** Lets another instance take a job over at once (this one shuts down). */
-  async release(db: Queryable, id: string): Promise<void> {
+  async release(db: Queryable, id: string, claim: string): Promise<void> {
     await db.query(
-      `UPDATE "_imports" SET "leaseUntil" = now() - interval '1 second' WHERE "id" = $1 AND "state" = 'running'`,
-      [id],
+      `UPDATE "_imports" SET "leaseUntil" = now() - interval '1 second' WHERE "id" = $1 AND "claim" = $2 AND "state" = 'running'`,
+      [id, claim],
     );
   },
 
-  /** Ends a job: its state, counters and message; the key of its file is dropped. The job after. */
+  /** Ends a job held by `claim`: its state, counters and message; the key of its file is dropped. The job after (throws when the hold is lost). */
   async finish(
     db: Queryable,
     id: string,
+    claim: string,
     state: string,
     counts: ImportCounts,
     message: string | null,
   ): Promise<ImportJobRow> {
     const [row] = await db.query(
-      `UPDATE "_imports" SET "state" = $2, ${COUNTERS.map((c, i) => `"${c}" = $${i + 4}`).join(', ')}, "message" = $3, ` +
-        `"finishedAt" = now(), "objectKey" = NULL, "leaseUntil" = NULL WHERE "id" = $1 RETURNING ${COLUMNS}`,
-      [id, state, message, ...COUNTERS.map((c) => counts[c])],
+      `UPDATE "_imports" SET "state" = $3, ${COUNTERS.map((c, i) => `"${c}" = $${i + 5}`).join(', ')}, "message" = $4, ` +
+        `"finishedAt" = now(), "objectKey" = NULL, "leaseUntil" = NULL, "claim" = NULL WHERE "id" = $1 AND "claim" = $2 RETURNING ${COLUMNS}`,
+      [id, claim, state, message, ...COUNTERS.map((c) => counts[c])],
     );
+    if (!row) throw new LostClaim(id);
     return job(row);
   },
 
