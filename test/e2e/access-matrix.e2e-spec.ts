@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CollectionMeta } from '../../src/core/model/collection-meta';
 import { FILE_ROUTES } from '../../src/core/routes/file-routes';
 import { COLLECTION_ROUTES } from '../../src/core/routes/route-table';
-import { CHANGES_ROUTES } from '../../src/core/routes/service-routes';
+import { CHANGES_ROUTES, IMPORT_ROUTES } from '../../src/core/routes/service-routes';
 import { CollectionRoute } from '../../src/core/routes/route-types';
 import { ALL_COLLECTIONS, createRecord, validPayload } from '../support/fixtures';
 import { Http, HttpResponse, Json } from '../support/http';
@@ -43,11 +43,18 @@ interface Case {
   actions: readonly Action[];
   /** A filter on a key without `read` (the bulk routes): see BUG_FILTER_NEEDS_READ. */
   filtered: boolean;
-  rest?: { method: string; path: string; body?: unknown; stream?: boolean };
+  rest?: { method: string; path: string; body?: unknown; stream?: boolean; csv?: string };
   mcp?: { tool: string; args: Record<string, unknown> };
 }
 
 const key = (actions: readonly string[]) => [...actions].sort().join('+');
+
+/** The actions the import needs, per operation (API.md section 17): create, update, both for upsert. */
+const IMPORT_ACTIONS: Record<string, Action[]> = {
+  create: ['create'],
+  update: ['update'],
+  upsert: ['create', 'update'],
+};
 
 /** Runs `work` over `items`, at most `limit` at a time. */
 async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -164,6 +171,11 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
     }
     // without the OpenAPI check of every answer (test/e2e/openapi checks the documents): it doubles the run
+    if (c.rest?.csv !== undefined)
+      return new Http(t.baseUrl, k.token).request(c.rest.method, c.rest.path, {
+        raw: c.rest.csv,
+        headers: { 'content-type': 'text/csv' },
+      });
     if (c.rest) return new Http(t.baseUrl, k.token).request(c.rest.method, c.rest.path, { body: c.rest.body });
     const answer = (await (await mcpClient(k)).callTool({ name: c.mcp!.tool, arguments: c.mcp!.args })) as Json;
     if (!answer.isError) return { status: 200, headers: new Headers(), body: answer.structuredContent, text: '' };
@@ -226,6 +238,7 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
     // the keys: per action set, the granted ones and two refused ones, reused across collections
     const sets = new Map<string, readonly Action[]>();
     for (const route of [...COLLECTION_ROUTES, ...FILE_ROUTES]) sets.set(key(route.actions), route.actions as Action[]);
+    for (const actions of Object.values(IMPORT_ACTIONS)) sets.set(key(actions), actions);
     for (const [name, actions] of sets) {
       const others = ACTIONS.filter((a) => !actions.includes(a));
       const pivot = (plural: string) => [
@@ -253,6 +266,19 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
           actions: route.actions as Action[],
           filtered: route.filterRequired === true,
           rest: restRequest(route, meta, f, true),
+        });
+      // the import, per operation: a dry run of a header without rows (a job that writes nothing)
+      for (const [operation, actions] of Object.entries(IMPORT_ACTIONS))
+        cases.push({
+          label: `POST ${IMPORT_ROUTES.start.path} (operation=${operation}) on ${meta.plural}`,
+          plural: meta.plural,
+          actions,
+          filtered: false,
+          rest: {
+            method: 'POST',
+            path: `/${IMPORT_ROUTES.start.path.replace('{plural}', meta.plural)}?operation=${operation}&dry_run=true`,
+            csv: 'id\r\n',
+          },
         });
       for (const feed of [CHANGES_ROUTES.page, CHANGES_ROUTES.stream])
         cases.push({
@@ -288,6 +314,12 @@ describe('access matrix (API.md section 14): every collection × route and MCP t
 
   afterAll(async () => {
     await Promise.all([...clients.values()].map((client) => client.close()));
+    // the import jobs of the cases (dry runs of no row) end before the app closes
+    for (let i = 0; i < 100 && t; i++) {
+      const { body } = await t.http.get('/imports?limit=200');
+      if (!body.data.imports.some((job: Json) => job.state === 'queued' || job.state === 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await t?.close();
   }, 30_000);
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { ALL_COLLECTIONS } from '../support/fixtures';
-import { answerViolations } from '../support/fuzz-checks';
+import { answerViolations, LEAK } from '../support/fuzz-checks';
 import { Http, HttpResponse, Json } from '../support/http';
 import { keyWithRole } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -96,7 +96,48 @@ const id = fc.oneof(anyCaseUuid, weird.map(encodeURIComponent), fc.constantFrom(
 /** Bodies that are no JSON value at all, or `null`: a write must refuse them (never 2xx). */
 const noRecord = fc.constantFrom('null', '', ' ', '\n');
 
-type Request = { method: string; path: string; body?: unknown; raw?: string; mustFail?: boolean };
+/** An import's body: a CSV of field names and odd cells, or NDJSON lines of records and odd text. */
+const csvCell = weird.map((v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v));
+const importBody = fc.oneof(
+  fc
+    .tuple(
+      fc.array(
+        fc.oneof(fc.constantFrom(...FIELD_NAMES, 'id', 'name.firstName', 'company.domainName.primaryLinkUrl'), weird),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      ),
+      fc.array(fc.array(csvCell, { maxLength: 4 }), { maxLength: 3 }),
+    )
+    .map(([header, rows]) => [header.join(','), ...rows.map((row) => row.join(','))].join('\r\n')),
+  fc
+    .array(
+      fc.oneof(
+        record.map((r) => JSON.stringify(r)),
+        weird,
+      ),
+      { maxLength: 3 },
+    )
+    .map((lines) => lines.join('\n')),
+);
+const importQuery = fc.dictionary(
+  fc.oneof(
+    fc.constantFrom('operation', 'atomic', 'max_errors', 'blank', 'delimiter', 'webhooks'),
+    fc.string({ maxLength: 6 }),
+  ),
+  fc.oneof(weird, fc.constantFrom('create', 'upsert', 'update', 'false', 'true', '0', 'clear', 'tab', 'none')),
+  { maxKeys: 3 },
+);
+
+type Request = {
+  method: string;
+  path: string;
+  body?: unknown;
+  raw?: string;
+  contentType?: string;
+  mustFail?: boolean;
+};
 const request: fc.Arbitrary<Request> = fc.oneof(
   fc.record({
     method: fc.constant('GET'),
@@ -137,6 +178,15 @@ const request: fc.Arbitrary<Request> = fc.oneof(
     raw: noRecord,
     mustFail: fc.constant(true),
   }),
+  // the import: always a dry run (its job writes nothing, so the row counts below hold), any body and type
+  fc.record({
+    method: fc.constant('POST'),
+    path: fc
+      .tuple(collection, importQuery)
+      .map(([c, q]) => `/${c}/import?${new URLSearchParams({ ...(q as Record<string, string>), dry_run: 'true' })}`),
+    raw: importBody,
+    contentType: fc.constantFrom('text/csv', 'application/x-ndjson', 'application/json', 'text/plain'),
+  }),
 );
 
 describe('fuzz: random requests against every route kind', () => {
@@ -145,6 +195,37 @@ describe('fuzz: random requests against every route kind', () => {
     t = await startTestApp();
   });
   afterAll(async () => t?.close());
+
+  /**
+   * Waits for the import jobs the requests started (dry runs) to end, then what is wrong with them:
+   * one still running, a failure message or an error report that leaks, a report that is no 200.
+   */
+  async function settledImports(): Promise<string[]> {
+    const found: string[] = [];
+    let jobs: Json[] = [];
+    for (let i = 0; i < 300; i++) {
+      jobs = [];
+      let after = '';
+      for (;;) {
+        const page = await t.http.get(`/imports?limit=200${after}`);
+        jobs.push(...page.body.data.imports);
+        if (!page.body.pageInfo.hasNextPage) break;
+        after = `&starting_after=${page.body.pageInfo.endCursor}`;
+      }
+      if (!jobs.some((job) => job.state === 'queued' || job.state === 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const job of jobs) {
+      const label = `import ${job.id} of ${job.collection} (${job.state})`;
+      if (job.state === 'queued' || job.state === 'running') found.push(`${label} did not end`);
+      if (job.dryRun !== true) found.push(`${label} is no dry run`);
+      if (LEAK.test(job.message ?? '')) found.push(`${label} leaks: ${job.message}`);
+      const report = await t.http.get(`/imports/${job.id}/errors?format=ndjson`);
+      if (report.status !== 200 || LEAK.test(report.text))
+        found.push(`${label} errors -> ${report.status} ${report.text.slice(0, 200)}`);
+    }
+    return found;
+  }
 
   async function counts(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
@@ -171,7 +252,7 @@ describe('fuzz: random requests against every route kind', () => {
             req.raw !== undefined
               ? await t.http.request(req.method, path, {
                   raw: req.raw,
-                  headers: { 'content-type': 'application/json' },
+                  headers: { 'content-type': req.contentType ?? 'application/json' },
                 })
               : await t.http.request(req.method, path, req.body === undefined ? {} : { body: req.body });
         } catch (error) {
@@ -191,6 +272,7 @@ describe('fuzz: random requests against every route kind', () => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
+    violations.push(...(await settledImports()));
     expect(violations).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(2000);
     const after = await counts();
@@ -270,7 +352,10 @@ describe('fuzz: random requests against every route kind', () => {
         const path = req.path.replace('__existing__', company).replace('__EXISTING__', company.toUpperCase());
         const res =
           req.raw !== undefined
-            ? await http.request(req.method, path, { raw: req.raw, headers: { 'content-type': 'application/json' } })
+            ? await http.request(req.method, path, {
+                raw: req.raw,
+                headers: { 'content-type': req.contentType ?? 'application/json' },
+              })
             : await http.request(req.method, path, req.body === undefined ? {} : { body: req.body });
         sent += 1;
         const label = `${req.method} ${path}`;
@@ -282,6 +367,7 @@ describe('fuzz: random requests against every route kind', () => {
       }),
       { seed: SEED + 1, numRuns: 600, endOnFailure: true },
     );
+    violations.push(...(await settledImports()));
     expect(violations).toEqual([]);
     expect(sent).toBe(600);
     // the markers are there to be found: the admin sees them

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { randomUUID } from 'node:crypto';
 import { documentPath, fill } from '../../src/core/routes/route-paths';
 import { COLLECTION_ROUTES } from '../../src/core/routes/route-table';
+import { IMPORT_ROUTES } from '../../src/core/routes/service-routes';
 import { CollectionRoute } from '../../src/core/routes/route-types';
 import { catalog } from '../support/fixtures';
 import type { Json } from '../support/http';
@@ -19,7 +20,15 @@ describe('route table', () => {
   beforeAll(async () => {
     t = await startTestApp({ BATCH_MAX: '7', BULK_MAX: '123', PAGE_SIZE_DEFAULT: '11', PAGE_SIZE_MAX: '99' });
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    // the import jobs started below end before the app closes (dry runs of no row: at once)
+    for (let i = 0; i < 100; i++) {
+      const { body } = await t.http.get('/imports?limit=200');
+      if (!body.data.imports.some((job: Json) => job.state === 'queued' || job.state === 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await t?.close();
+  });
 
   const operation = (doc: Json, route: CollectionRoute) =>
     doc.paths[documentPath(route, companies)][route.method.toLowerCase()];
@@ -93,5 +102,42 @@ describe('route table', () => {
         },
       });
     }
+  });
+
+  it('the import of a collection answers the parameters and values it documents, and its path takes POST only', async () => {
+    const doc = (await t.http.get('/open-api/core', { anonymous: true })).body;
+    const op = doc.paths[`/${fill(IMPORT_ROUTES.start.path, companies)}`].post;
+    const documented = op.parameters.filter((p: Json) => p.in === 'query');
+    expect(documented.map((p: Json) => p.name)).toEqual(IMPORT_ROUTES.start.params);
+    const start = (query: string) =>
+      t.http.request('POST', `/companies/import?${query}`, {
+        raw: 'name\r\n',
+        headers: { 'content-type': 'text/csv' },
+      });
+    const bogus = await start('dry_run=true&bogus=1');
+    expect(bogus.body.messages).toEqual([
+      `Unknown query parameter 'bogus'; this route accepts ${IMPORT_ROUTES.start.params.join(', ')}`,
+    ]);
+    for (const parameter of documented) {
+      const { name, schema } = parameter;
+      const values: string[] =
+        schema.type === 'boolean'
+          ? ['true', 'false']
+          : (schema.enum ?? [String(schema.minimum), String(schema.default)]);
+      for (const value of values) {
+        const query = new URLSearchParams({ dry_run: 'true', [name]: value });
+        const res = await start(query.toString());
+        expect({ name, value, status: res.status }).toEqual({ name, value, status: 202 });
+      }
+      const outside = await start(new URLSearchParams({ dry_run: 'true', [name]: 'nope' }).toString());
+      expect({ name, status: outside.status, message: outside.body.messages[0] }).toEqual({
+        name,
+        status: 400,
+        message: expect.stringContaining(`'${name}'`),
+      });
+    }
+    // an unknown route answer names the one method of the path (not those of /companies/{id})
+    const options = await t.http.request('OPTIONS', '/companies/import');
+    expect(options.body.messages).toEqual(["OPTIONS is not supported on '/rest/companies/import'; it accepts POST"]);
   });
 });

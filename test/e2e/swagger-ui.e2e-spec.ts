@@ -48,8 +48,8 @@ if (!runs)
     expect(await page.locator('.opblock-tag-section .opblock').count()).toBe(0);
     const tags = await page.locator('.opblock-tag-section h3 .nostyle span').allInnerTexts();
     expect(tags.slice(0, 5)).toEqual(['people', 'companies', 'opportunities', 'notes', 'tasks']);
-    // after the collections, the routes of no collection: the search, then the change feed
-    expect(tags.slice(-2)).toEqual(['search', 'changes']);
+    // after the collections, the routes of no collection: the search, the change feed, the import jobs
+    expect(tags.slice(-3)).toEqual(['search', 'changes', 'imports']);
     expect(await page.locator('#operations-tag-people').innerText()).toContain('the contacts of the CRM');
 
     await page.click('#operations-tag-people');
@@ -60,6 +60,7 @@ if (!runs)
     expect(ids.map((id) => id.replace('operations-people-', ''))).toEqual([
       'findManyPeople',
       'exportPeople',
+      'importPeople',
       'createOnePerson',
       'createManyPeople',
       'findOnePerson',
@@ -77,6 +78,16 @@ if (!runs)
       'restoreOnePersonAlias',
       'restoreManyPeopleAlias',
     ]);
+    // the import of the collection shows its parameters and its two bodies
+    await page.click('#operations-people-importPeople .opblock-summary');
+    await page.waitForSelector('#operations-people-importPeople .parameters');
+    const names = await page.locator('#operations-people-importPeople .parameter__name').allInnerTexts();
+    for (const name of ['operation', 'atomic', 'dry_run', 'delimiter', 'Prefer', 'Idempotency-Key'])
+      expect(names.map((n) => n.replace(/\W*$/, '').trim())).toContain(name);
+    expect(await page.locator('#operations-people-importPeople .body-param-content-type select').innerText()).toMatch(
+      /text\/csv[\s\S]*application\/x-ndjson/,
+    );
+    await page.click('#operations-people-importPeople .opblock-summary');
     const deprecated = await page
       .locator('.opblock-tag-section.is-open .opblock-deprecated')
       .evaluateAll((blocks) => blocks.map((b) => b.id));
@@ -90,7 +101,7 @@ if (!runs)
     await page.close();
   });
 
-  it('lists the 38 collections, search and changes, authorizes with a key and runs "try it out" on GET /people', async () => {
+  it('lists the 38 collections, search, changes and imports, authorizes with a key and runs "try it out" on GET /people', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const external: string[] = [];
     page.on('request', (request) => {
@@ -98,10 +109,11 @@ if (!runs)
     });
     await page.goto(`${t.baseUrl}/docs`);
     await page.waitForSelector('.opblock-tag-section');
-    // one section per collection, the search across collections and the change feed
-    expect(await page.locator('.opblock-tag-section').count()).toBe(40);
+    // one section per collection, the search across collections, the change feed and the import jobs
+    expect(await page.locator('.opblock-tag-section').count()).toBe(41);
     expect(await page.locator('.opblock-tag-section h3 .nostyle span', { hasText: /^search$/ }).count()).toBe(1);
     expect(await page.locator('.opblock-tag-section h3 .nostyle span', { hasText: /^changes$/ }).count()).toBe(1);
+    expect(await page.locator('.opblock-tag-section h3 .nostyle span', { hasText: /^imports$/ }).count()).toBe(1);
     expect(external).toEqual([]); // served from the installed swagger-ui-dist, no CDN
 
     await page.click('button.authorize');

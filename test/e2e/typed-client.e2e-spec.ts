@@ -16,7 +16,7 @@ describe('typed client (openapi-typescript + openapi-fetch)', () => {
   });
   afterAll(async () => t?.close());
 
-  it('generates, compiles with tsc --noEmit, and runs create / list / get / update / delete', async () => {
+  it('generates, compiles with tsc --noEmit, and runs create / list / get / update / delete / import', async () => {
     mkdirSync(join(CLIENT, 'generated'), { recursive: true });
     const docPath = join(CLIENT, 'generated', 'openapi.json');
     writeFileSync(docPath, JSON.stringify((await t.http.get('/open-api/core')).body));
@@ -45,6 +45,6 @@ describe('typed client (openapi-typescript + openapi-fetch)', () => {
         env: { ...process.env, BASE_URL: t.baseUrl, TOKEN: t.token, TS_NODE_PROJECT: join(CLIENT, 'tsconfig.json') },
       },
     );
-    expect(stdout).toContain('typed client: create, list, get, update, delete OK');
+    expect(stdout).toContain('typed client: create, list, get, update, delete, import OK');
   });
 });
