@@ -16,7 +16,7 @@ import { planColumns, planObjectRows } from './import-columns';
 import type { ImportOptions } from './import-options';
 import { openImportReader } from './import-reader';
 import { convertRow } from './import-row';
-import type { ImportRow } from './import-types';
+import type { ImportRow, RowError } from './import-types';
 
 /** Rows a checkpoint holds at most (API.md section 17 allows up to 10,000). */
 export const CHECKPOINT_ROWS = 2000;
@@ -36,6 +36,13 @@ const zero = (): ImportCounts => ({ read: 0, created: 0, updated: 0, unchanged: 
 
 /** A job that cannot go on: it ends `failed` with this message. */
 class JobFailure extends Error {}
+
+/** Rows the writing pass of an atomic job could not write: its transaction rolls back. */
+class WriteRefused extends Error {
+  constructor(readonly errors: RowError[]) {
+    super(`${errors.length} rows refused`);
+  }
+}
 
 /**
  * Runs one claimed import job (API.md section 17) from its stored file to its end: the file read
@@ -204,10 +211,9 @@ export class ImportRunner {
     };
     const { out, cancelled } = mode.kind === 'write' ? await once(mode.tx) : await this.db.transaction(once);
     if (mode.kind === 'commit') await this.changed(ctx);
-    if (mode.kind === 'write' && out.errors.length > 0)
-      throw new JobFailure(
-        `Line ${out.errors[0].line}: ${out.errors[0].message} (the records changed during the import; nothing was written)`,
-      );
+    // the writing pass of an atomic job met a row its check did not refuse (the records changed
+    // meanwhile, or the database refused a value): nothing is written, the row is reported
+    if (mode.kind === 'write' && out.errors.length > 0) throw new WriteRefused(out.errors);
     Object.assign(counts, this.add(counts, out, rows.length));
     if (out.stoppedAt !== undefined) return 'max_errors';
     if (mode.kind === 'write') return (await this.renewOutside(job)) ? 'cancelled' : 'done';
@@ -254,6 +260,8 @@ export class ImportRunner {
           const result = await this.pass({ ...job, counts: zero() }, options, ctx, { kind: 'write', tx }, stopping);
           if (result.ending === 'cancelled') throw new Cancelled();
           if (result.ending === 'stopping') throw new Cancelled('stopping');
+          // the job is still this instance's, else the transaction rolls back (LostClaim)
+          await importStatements.renew(tx, job.id, job.claim!, this.config.importLeaseSeconds);
           return 'done' as Ending;
         })
         .then(async (ending) => {
@@ -266,7 +274,10 @@ export class ImportRunner {
         Object.assign(counts, { created: 0, updated: 0, unchanged: 0 });
         return error.message === 'stopping' ? 'stopping' : 'cancelled';
       }
-      throw error;
+      if (!(error instanceof WriteRefused)) throw error;
+      await importStatements.addErrors(this.db, job.id, error.errors);
+      counts.failed += new Set(error.errors.map((e) => e.line)).size;
+      return 'done'; // ends failed: rows were rejected, nothing written
     }
   }
 
