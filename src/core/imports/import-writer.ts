@@ -9,7 +9,7 @@ import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
 import { RecordEvent, recordEvent } from '../model/record-events';
 import { insertRows } from '../records/insert-rows';
-import { UniqueKey, uniqueKeys } from '../records/upsert-plan';
+import { keyHolders, UniqueKey, uniqueKeys } from '../records/upsert-plan';
 import type { EventfulWrite } from '../repository/eventful-write';
 import { importStatements } from '../repository/import-statements';
 import { RecordCodecs } from '../repository/record-codecs';
@@ -244,20 +244,9 @@ export class ImportWriter {
     return { ...this.repositories.writes(meta, undefined).create(columns, tuples)!, prepared: false };
   }
 
-  /** Who holds each id and unique value among the candidates: a live record first, else the most recently deleted one (as upserts match). */
+  /** Who holds each id and unique value among the candidates (as upserts match). */
   private holders(keys: UniqueKey[], candidates: Row[]): { byId: Set<string>; byKey: Map<string, Row>[] } {
-    const rank = (row: Row) => (row.deletedAt === null ? Infinity : Date.parse(String(row.deletedAt)));
-    const byKey = keys.map((key) => {
-      const index = new Map<string, Row>();
-      for (const row of candidates) {
-        const value = row[key.column];
-        if (typeof value !== 'string' || value === '') continue;
-        const current = index.get(value);
-        if (!current || rank(row) > rank(current)) index.set(value, row);
-      }
-      return index;
-    });
-    return { byId: new Set(candidates.map((row) => row.id as string)), byKey };
+    return { byId: new Set(candidates.map((row) => row.id as string)), byKey: keyHolders(keys, candidates) };
   }
 
   /** Each existing record a row names (by id, by each unique value), with the paths that name it. */

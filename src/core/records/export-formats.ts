@@ -57,7 +57,7 @@ export function csvColumns(meta: CollectionMeta, kept: (name: string) => boolean
  * delimiter, the quote and the record delimiter CR LF by itself, not a bare CR or LF: every RFC
  * 4180 reader would split such a record in two).
  */
-const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
+export const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
 
 /**
  * NDJSON bytes to CSV (RFC 4180: CRLF, a header row, quoted where needed): each chunk's complete

@@ -26,6 +26,24 @@ export function uniqueKeys(meta: CollectionMeta): UniqueKey[] {
     });
 }
 
+/**
+ * For each unique key, which of the candidates holds each value: a live record first, else the
+ * most recently deleted one (empty values hold nothing).
+ */
+export function keyHolders(keys: UniqueKey[], candidates: Row[]): Map<string, Row>[] {
+  const rank = (row: Row) => (row.deletedAt === null ? Infinity : Date.parse(String(row.deletedAt)));
+  return keys.map((key) => {
+    const index = new Map<string, Row>();
+    for (const row of candidates) {
+      const value = row[key.column];
+      if (typeof value !== 'string' || value === '') continue;
+      const current = index.get(value);
+      if (!current || rank(row) > rank(current)) index.set(value, row);
+    }
+    return index;
+  });
+}
+
 /** Where each item of an upsert goes: an existing record (its id) or a new one (null). */
 export interface UpsertPlan {
   targets: (string | null)[];
@@ -38,17 +56,7 @@ export interface UpsertPlan {
  */
 export function planUpsert(items: Row[], keys: UniqueKey[], candidates: Row[]): UpsertPlan {
   const byId = new Map(candidates.map((row) => [row.id as string, row]));
-  const byKey = keys.map((key) => {
-    const index = new Map<string, Row>();
-    const rank = (row: Row) => (row.deletedAt === null ? Infinity : Date.parse(String(row.deletedAt)));
-    for (const row of candidates) {
-      const value = row[key.column];
-      if (typeof value !== 'string' || value === '') continue;
-      const current = index.get(value);
-      if (!current || rank(row) > rank(current)) index.set(value, row);
-    }
-    return index;
-  });
+  const byKey = keyHolders(keys, candidates);
   const messages: string[] = [];
   const claimed = new Map<string, number>();
   const targets = items.map((item, i) => {

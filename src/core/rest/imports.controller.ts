@@ -11,6 +11,7 @@ import { FINISHED, jobView } from '../imports/import-job-view';
 import { parseImportOptions } from '../imports/import-options';
 import { ImportsModule } from '../imports/imports.module';
 import { CollectionCatalog } from '../model/collection-catalog';
+import { CSV_OPTIONS } from '../records/export-formats';
 import { RequestActor } from '../model/record';
 import { importDocs } from '../openapi/imports.docs';
 import { IMPORT_ROUTES, routerPath } from '../routes/service-routes';
@@ -139,7 +140,8 @@ export class ImportsController {
       'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
       'content-disposition': `attachment; filename="import-${job.id}-errors.${format}"`,
     });
-    const options = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
+    // the export's CSV (RFC 4180, every line break quoted)
+    const options = CSV_OPTIONS;
     if (format === 'csv') out.write(stringify([['line', 'column', 'code', 'message']], options));
     try {
       for await (const error of this.jobs.errors(job.id)) {
