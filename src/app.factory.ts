@@ -101,8 +101,6 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
             .filter((c) => c.definition.files)
             .map((c) => `/rest/${c.definition.plural}`),
         ),
-        // imports take CSV or NDJSON (API.md section 17)
-        new Set((options.collections ?? COLLECTIONS).map((c) => `/rest/${c.definition.plural}/import`)),
       ),
       securityHeaders('/rest/docs'),
     ]),

@@ -139,4 +139,40 @@ suite('import: SIGKILL of the instance running a job loses no row and writes non
     },
     timeout,
   );
+
+  it(
+    'cancel: a running atomic=false job stops at its next checkpoint; the rows written stay, the rest are unprocessed',
+    async () => {
+      const server = await ChildServer.start(await env());
+      const auth = { authorization: `Bearer ${token}` };
+      const started = await fetch(`${server.baseUrl}/people/import?atomic=false`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'text/csv' },
+        body: file('Halt'),
+      });
+      const { id } = ((await started.json()) as Json).data.import;
+      for (let current = await job(server, id); current.state !== 'running' || current.rows.read === 0;) {
+        await sleep(20);
+        current = await job(server, id);
+      }
+      const asked = Date.now();
+      const cancel = await fetch(`${server.baseUrl}/imports/${id}/cancel`, { method: 'POST', headers: auth });
+      expect(cancel.status).toBe(200);
+      let done = await job(server, id);
+      while (done.state === 'running') {
+        await sleep(50);
+        done = await job(server, id);
+      }
+      const seconds = (Date.now() - asked) / 1000;
+      await server.kill();
+      expect(done.state).toBe('cancelled');
+      expect(seconds).toBeLessThan(10);
+      const { read, created, unprocessed, failed } = done.rows;
+      expect({ read, sum: created + unprocessed + failed }).toEqual({ read: ROWS, sum: ROWS });
+      expect(unprocessed).toBeGreaterThan(0);
+      expect(await people('Halt')).toBe(created);
+      expect(await feed('Halt')).toBe(created);
+    },
+    timeout,
+  );
 });

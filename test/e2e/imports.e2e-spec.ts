@@ -75,20 +75,21 @@ describe('import', () => {
     const res = await post(
       'people',
       csv([
-        'name.firstName,emails.primaryEmail,city,company.domainName.primaryLinkUrl,createdAt',
-        'Bad,bad@example.com,Paris,,yesterday',
+        'name.firstName,emails.primaryEmail,city,company.domainName.primaryLinkUrl,createdAt,position',
+        'Bad,bad@example.com,Paris,,yesterday,two',
         '"Multi',
-        'line",dup@example.com,Paris,,',
-        'Dup2,dup@example.com,Paris,,',
-        'Rel,rel@example.com,Paris,https://nowhere.example,',
+        'line",dup@example.com,Paris,,,',
+        'Dup2,dup@example.com,Paris,,,',
+        'Rel,rel@example.com,Paris,https://nowhere.example,,',
         'Short,short@example.com',
-        'Taken,ada@example.com,Paris,,',
-        'Ok,ok@example.com,Paris,,2020-01-02T03:04:05.000Z',
+        'Taken,ada@example.com,Paris,,,',
+        'Ok,ok@example.com,Paris,,2020-01-02T03:04:05.000Z,',
       ]),
     );
     const job = res.body.data.import;
     expect(job).toMatchObject({ state: 'failed', message: '5 rows rejected: nothing was written (atomic=true)' });
     expect(job.rows).toEqual({ read: 7, created: 0, updated: 0, unchanged: 0, failed: 5, unprocessed: 2 });
+    // each rejected row once: line 2's two problems in one entry
     expect(await codes(job.id)).toEqual([
       [2, 'createdAt', 'INVALID_VALUE'],
       [5, 'emails.primaryEmail', 'DUPLICATE_IN_FILE'],
@@ -96,6 +97,7 @@ describe('import', () => {
       [7, '', 'MALFORMED_ROW'],
       [8, 'emails.primaryEmail', 'UNIQUE_CONFLICT'],
     ]);
+    expect((await report(job.id))[0].message).toMatch(/createdAt.*; position/);
     expect((await report(job.id))[1].message).toBe(
       "Line 3 names the same record (emails.primaryEmail 'dup@example.com')",
     );
@@ -191,6 +193,21 @@ describe('import', () => {
     expect(dry.rows).toEqual(real.rows);
     expect(await codes(dry.id)).toEqual(await codes(real.id));
     expect(await count('city[eq]:Dry')).toBe(2);
+  });
+
+  it('rows pass the checks every API write makes beyond the fields (a role grants), with the messages of the API', async () => {
+    const grants = (collection: string) => JSON.stringify([{ collection, actions: ['read'] }]).replace(/"/g, '""');
+    const body = csv(['name,permissions', `Readers,"${grants('people')}"`, `Broken,"${grants('nopes')}"`]);
+    const job = (await post('roles', body, '?atomic=false')).body.data.import;
+    expect(job.rows).toMatchObject({ read: 2, created: 1, failed: 1 });
+    const [rejected] = await report(job.id);
+    expect(rejected).toMatchObject({ line: '3', code: 'INVALID_VALUE' });
+    const api = await t.http.post('/roles', {
+      name: 'Broken',
+      permissions: JSON.parse(grants('nopes').replace(/""/g, '"')),
+    });
+    expect(rejected.message).toBe(api.body.messages.join('; '));
+    expect((await post('nopes', body)).body.messages).toEqual(["object 'nopes' not found. eg: companies"]);
   });
 
   it('reads NDJSON, semicolons, a BOM and LF line ends', async () => {
@@ -317,6 +334,7 @@ describe('import', () => {
       ]);
       expect(received[0]).toMatchObject({ webhookId: hook.id, import: { rows: { created: 2 } } });
       received.length = 0;
+      await post('people', body('D'), '?dry_run=true'); // writes nothing, sends nothing
       await post('people', body('R'), '?webhooks=records');
       await post('people', body('N'), '?webhooks=none');
       await settle();

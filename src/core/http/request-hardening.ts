@@ -61,22 +61,27 @@ export function requireJsonBody(req: Req, res: Res, next: Next): void {
 const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
 
 const IMPORT_TYPE = /^(?:text\/csv|application\/(?:x-)?ndjson)\s*(;|$)/i;
+/** `POST /rest/<plural>/import`, whatever the plural (an unknown one is answered by the route). */
+const IMPORT_PATH = /^\/rest\/[^/]+\/import$/;
 
 /**
  * requireJsonBody, except that a POST to one of `uploadPaths` (`/rest/attachments`) may also be
- * multipart/form-data, and one to `importPaths` (`/rest/people/import`) CSV or NDJSON.
+ * multipart/form-data; an import (`POST /rest/people/import`) takes CSV or NDJSON, nothing else.
  */
-export function requireJsonBodyExcept(uploadPaths: ReadonlySet<string>, importPaths: ReadonlySet<string> = new Set()) {
+export function requireJsonBodyExcept(uploadPaths: ReadonlySet<string>) {
   return (req: Req & { method?: string }, _res: Res, next: Next): void => {
     const { headers } = req;
     const length = Number(headers['content-length'] ?? 0);
     const hasBody = length > 0 || headers['transfer-encoding'] !== undefined;
     const type = String(headers['content-type'] ?? '');
+    const path = req.url.split('?')[0];
+    const importing = req.method === 'POST' && IMPORT_PATH.test(path);
+    if (hasBody && importing && !IMPORT_TYPE.test(type)) {
+      next(new UnsupportedMediaTypeException('Body must be text/csv or application/x-ndjson'));
+      return;
+    }
     if (hasBody && !JSON_TYPE.test(type)) {
-      const path = req.url.split('?')[0];
-      const upload =
-        req.method === 'POST' &&
-        ((MULTIPART_TYPE.test(type) && uploadPaths.has(path)) || (IMPORT_TYPE.test(type) && importPaths.has(path)));
+      const upload = req.method === 'POST' && ((MULTIPART_TYPE.test(type) && uploadPaths.has(path)) || importing);
       if (!upload) {
         next(new UnsupportedMediaTypeException('Body must be application/json'));
         return;

@@ -22,6 +22,20 @@ const CODES: Record<string, ImportErrorCode> = {
   check: 'INVALID_VALUE',
 };
 
+/**
+ * One report entry per rejected row (API.md section 17: each once): its first problem's column and
+ * code, and every problem's message, in the order found.
+ */
+function oncePerRow(errors: RowError[]): RowError[] {
+  const byLine = new Map<number, RowError>();
+  for (const error of errors) {
+    const first = byLine.get(error.line);
+    if (!first) byLine.set(error.line, { ...error });
+    else if (!first.message.split('; ').includes(error.message)) first.message += `; ${error.message}`;
+  }
+  return [...byLine.values()].sort((a, b) => a.line - b.line);
+}
+
 const distinctLines = (errors: RowError[]) => [...new Set(errors.map((e) => e.line))].sort((a, b) => a - b);
 
 /**
@@ -60,7 +74,13 @@ export class ImportCheckpoints {
       lines = distinctLines(outcome.errors);
     }
     await tx.query(check ? 'ROLLBACK TO SAVEPOINT import_checkpoint' : 'RELEASE SAVEPOINT import_checkpoint');
-    return { ...outcome, failed: lines.length, unprocessed: rows.length - kept.length, stoppedAt };
+    return {
+      ...outcome,
+      errors: oncePerRow(outcome.errors),
+      failed: lines.length,
+      unprocessed: rows.length - kept.length,
+      stoppedAt,
+    };
   }
 
   private async attempt(

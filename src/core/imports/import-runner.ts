@@ -18,8 +18,8 @@ import { openImportReader } from './import-reader';
 import { convertRow } from './import-row';
 import type { ImportRow, RowError } from './import-types';
 
-/** Rows a checkpoint holds at most (API.md section 17 allows up to 10,000). */
-export const CHECKPOINT_ROWS = 2000;
+/** Rows a checkpoint holds at most (API.md section 17 allows up to 10,000): about a second of work, so the counters are at most that old. */
+export const CHECKPOINT_ROWS = 1000;
 
 /** How a pass over the file treats its checkpoints. */
 type Mode =
@@ -173,8 +173,9 @@ export class ImportRunner {
       if (batch.length >= CHECKPOINT_ROWS) {
         const now = await flush();
         if (now === 'done' && stopping()) return { counts, ending: 'stopping' };
-        // a cancelled job stops reading; past max_errors the rest is read and counted as unprocessed
-        if (now === 'cancelled') return { counts, ending: now };
+        // past max_errors or a cancel the rest is read and counted as unprocessed (the writing pass
+        // of an atomic job has the first pass's counters: it stops at once)
+        if (now === 'cancelled' && mode.kind === 'write') return { counts, ending: now };
       }
     }
     if (batch.length > 0 && ending === 'done') await flush();
@@ -304,7 +305,8 @@ export class ImportRunner {
     await this.db.transaction(async (tx) => {
       const ended = await importStatements.finish(tx, job.id, job.claim!, state, final, message ?? null);
       // one summary per job to the webhooks subscribed to it (webhooks=summary)
-      if (options.webhooks === 'summary' && state !== 'cancelled')
+      // (a dry run writes nothing and sends no event)
+      if (options.webhooks === 'summary' && state !== 'cancelled' && !options.dryRun)
         await this.importEvents.ended(tx, {
           eventName: state === 'completed' ? 'import.completed' : 'import.failed',
           job: { ...jobView(ended) },

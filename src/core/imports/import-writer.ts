@@ -9,6 +9,7 @@ import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor, Row } from '../model/record';
 import { RecordEvent, recordEvent } from '../model/record-events';
 import { insertRows } from '../records/insert-rows';
+import { RecordChecks } from '../records/record-checks';
 import { keyHolders, UniqueKey, uniqueKeys } from '../records/upsert-plan';
 import type { EventfulWrite } from '../repository/eventful-write';
 import { importStatements } from '../repository/import-statements';
@@ -66,6 +67,7 @@ export class ImportWriter {
     private readonly repositories: Repositories,
     private readonly codecs: RecordCodecs,
     private readonly events: RecordEventBus,
+    private readonly checks: RecordChecks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -96,6 +98,7 @@ export class ImportWriter {
       outcome.errors.push(...row.errors);
       return row.errors.length === 0;
     });
+    live = await this.withChecks(ctx.meta, live, reject);
     live = await this.resolveRelations(tx, ctx, live, reject);
     live = await this.withoutDuplicates(tx, ctx, live, seen, reject);
     const { meta, actor, operation } = ctx;
@@ -268,6 +271,30 @@ export class ImportWriter {
       ...own,
       ...keys.flatMap((key) => (key.valueOf(record) === undefined ? [] : [`${key.path}:${key.valueOf(record)}`])),
     ];
+  }
+
+  /**
+   * The checks every write path makes beyond the fields' declarations (WriteUnit.checkFields): the
+   * collection's registered record checks (a role's grants) and its `checkFields` hook (a webhook's
+   * target must be public). A row with a problem is `INVALID_VALUE` with the API's message.
+   */
+  private async withChecks(
+    meta: CollectionMeta,
+    rows: ImportRow[],
+    reject: (row: ImportRow, error: RowError) => void,
+  ): Promise<ImportRow[]> {
+    const hook = meta.def.hooks?.checkFields;
+    const kept: ImportRow[] = [];
+    for (const row of rows) {
+      const problems = [
+        ...this.checks.problems(meta, row.record!),
+        ...(hook ? await hook(row.record!, this.config) : []),
+      ];
+      for (const message of problems)
+        reject(row, { line: row.line, column: columnOfMessage(message), code: 'INVALID_VALUE', message });
+      if (problems.length === 0) kept.push(row);
+    }
+    return kept;
   }
 
   /** Rows naming a record an earlier row of the file named (same id or unique value) are `DUPLICATE_IN_FILE`. */

@@ -1,4 +1,16 @@
-import { Controller, Get, Headers, Module, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  BadRequestException,
+  Controller,
+  Get,
+  Headers,
+  Module,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -66,7 +78,15 @@ export class ImportsController {
     @Res() res: ServerResponse | FastifyReply,
   ): Promise<void> {
     const meta = this.catalog.get(plural);
-    if (!meta) throw new NotFoundException(`object '${plural}' not found`);
+    if (!meta) {
+      // as every route of an unknown collection answers (unknown-route.controller.ts)
+      const known = this.catalog.pluralOf(plural);
+      throw new BadRequestException(
+        known
+          ? `object '${plural}' not found. Did you mean '${known}'?`
+          : `object '${plural}' not found. eg: companies`,
+      );
+    }
     const options = parseImportOptions(readParams(raw, IMPORT_ROUTES.start.params), contentType);
     const body = 'raw' in req ? req.raw : req;
     const { job, replayed } = await this.jobs.start(meta, options, body, actor, idempotencyKey);
