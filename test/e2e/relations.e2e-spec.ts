@@ -81,7 +81,7 @@ describe('relations and depth', () => {
       // seconds), and background work (outboxes, feed retention and notifications, idempotency
       // expiry) shares the pool: only the page and relation queries are compared
       const bookkeeping =
-        /"(apiKey|role|_changes|_changes_state|fileDeletion|idempotencyKey|webhookDelivery)"|pg_notify/;
+        /"(apiKey|role|_changes|_changes_state|_imports|fileDeletion|idempotencyKey|webhookDelivery)"|pg_notify/;
       const sqls = spy.mock.calls
         .map(([sql]) => sql as string)
         .filter((sql) => !/^SELECT count\(\*\)/.test(sql) && !bookkeeping.test(sql));

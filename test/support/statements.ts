@@ -7,7 +7,7 @@ const textOf = (config: unknown) => (typeof config === 'string' ? config : (conf
 /**
  * The statements of the instance's background work, which shares the pool with the requests:
  * the outboxes' workers (webhook deliveries, file removals and the sweep), the purge of expired
- * idempotency keys, the feed's retention and its notification after commits.
+ * idempotency keys, the feed's retention and its notification after commits, the import worker.
  */
 const BACKGROUND = new RegExp(
   [
@@ -18,6 +18,9 @@ const BACKGROUND = new RegExp(
     '^DELETE FROM "idempotencyKey" WHERE "createdAt" <',
     '^WITH gone AS \\(DELETE FROM "_changes"',
     "^SELECT pg_notify\\('crm_changes'",
+    // the import worker: its claim of a job (a transaction), its retention purge
+    '^UPDATE "_imports"',
+    '^DELETE FROM "_imports"',
   ].join('|'),
 );
 
