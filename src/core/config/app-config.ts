@@ -90,10 +90,7 @@ export interface AppConfig {
   importMaxBytes: number;
   /** Days a finished import job and its error report are kept (`IMPORT_RETENTION_DAYS`, default 7). */
   importRetentionDays: number;
-  /**
-   * Seconds an instance holds a running import without renewing it (`IMPORT_LEASE_SECONDS`,
-   * default 30; renewed at every checkpoint): past it, another instance resumes the job.
-   */
+  /** Seconds a running import is held unrenewed before another instance resumes it (`IMPORT_LEASE_SECONDS`, 30). */
   importLeaseSeconds: number;
   /** How often an instance trims expired change-feed entries, in ms (`CHANGES_TRIM_INTERVAL_MS`, default 60000). */
   changesTrimIntervalMs: number;

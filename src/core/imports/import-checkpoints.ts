@@ -4,7 +4,8 @@ import { Queryable } from '../database/db';
 import { constraintViolation, isBadInputError, PgError } from '../database/db-errors';
 import { CollectionCatalog } from '../model/collection-catalog';
 import type { ImportErrorCode, ImportRow, RowError } from './import-types';
-import { CheckpointContext, CheckpointOutcome, ForbiddenRows, ImportWriter } from './import-writer';
+import { CheckpointContext, CheckpointOutcome, ForbiddenRows } from './import-checkpoint';
+import { ImportWriter } from './import-writer';
 
 /** What a checkpoint did, with its rejected rows counted once each and where `max_errors` stopped it. */
 export interface CheckpointResult extends CheckpointOutcome {

@@ -1,4 +1,4 @@
-import type { ImportJobRow } from '../repository/import-statements';
+import type { ImportJobRow } from '../repository/import-job-row';
 
 /** A job as the API shows it (API.md section 17). */
 export interface ImportJob {

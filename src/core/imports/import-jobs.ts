@@ -16,7 +16,9 @@ import { FileStorage, newObjectKey } from '../files';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
 import { RequestActor } from '../model/record';
-import { ImportJobRow, importStatements, StoredRowError } from '../repository/import-statements';
+import { ImportJobRow } from '../repository/import-job-row';
+import { importStatements } from '../repository/import-statements';
+import { importRowStatements, StoredRowError } from '../repository/import-row-statements';
 import { planColumns } from './import-columns';
 import { ImportOptions } from './import-options';
 import { openImportReader } from './import-reader';
@@ -166,6 +168,8 @@ export class ImportJobs {
     const found = await this.find(id, actor);
     const row = await importStatements.requestCancel(this.db, found.id);
     if (!row) throw new ConflictException(`Import '${id}' has already finished (${found.state})`);
+    // a job cancelled before it ran leaves no file behind (a running one removes its own at its end)
+    if (row.state === 'cancelled' && found.objectKey) await this.storage.delete(found.objectKey).catch(() => undefined);
     return row;
   }
 
@@ -173,7 +177,7 @@ export class ImportJobs {
   async *errors(id: string): AsyncGenerator<StoredRowError> {
     let after: [number, number] = [0, 0];
     for (;;) {
-      const page = await importStatements.errorsAfter(this.db, id, after, 1000);
+      const page = await importRowStatements.errorsAfter(this.db, id, after, 1000);
       for (const { seq: _seq, ...error } of page) yield error;
       if (page.length < 1000) return;
       const last = page[page.length - 1];

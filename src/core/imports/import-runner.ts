@@ -1,57 +1,27 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Db, Queryable } from '../database/db';
+import { Db } from '../database/db';
+import { ImportEvents } from '../events/import-events';
 import { FileStorage } from '../files';
 import { ActorDirectory } from '../model/actor-directory';
-import { CountCache } from '../cache/count-cache';
-import { RecordEventBus } from '../events/event-bus';
-import { ImportEvents } from '../events/import-events';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
-import { ImportCounts, ImportJobRow, importStatements, LostClaim } from '../repository/import-statements';
-import { CheckpointContext } from './import-writer';
-import { ImportCheckpoints } from './import-checkpoints';
+import { ImportCounts, ImportJobRow, LostClaim } from '../repository/import-job-row';
+import { importStatements } from '../repository/import-statements';
+import { importRowStatements } from '../repository/import-row-statements';
+import { CheckpointContext } from './import-checkpoint';
 import { jobView } from './import-job-view';
-import { planColumns, planObjectRows } from './import-columns';
 import type { ImportOptions } from './import-options';
-import { openImportReader } from './import-reader';
-import { convertRow } from './import-row';
-import type { ImportRow, RowError } from './import-types';
-
-/** Rows a checkpoint holds at most (API.md section 17 allows up to 10,000): about a second of work, so the counters are at most that old. */
-export const CHECKPOINT_ROWS = 1000;
-
-/** How a pass over the file treats its checkpoints. */
-type Mode =
-  /** atomic=false: each checkpoint committed with its errors, keys and counters (the job resumes after the last). */
-  | { kind: 'commit' }
-  /** checks only (a dry run, the first pass of an atomic job): each checkpoint written then rolled back, its errors kept. */
-  | { kind: 'check' }
-  /** the second pass of an atomic job: every checkpoint in the one transaction `tx`. */
-  | { kind: 'write'; tx: Queryable };
-
-type Ending = 'done' | 'cancelled' | 'max_errors' | 'stopping';
-
-const zero = (): ImportCounts => ({ read: 0, created: 0, updated: 0, unchanged: 0, failed: 0, unprocessed: 0 });
-
-/** A job that cannot go on: it ends `failed` with this message. */
-class JobFailure extends Error {}
-
-/** Rows the writing pass of an atomic job could not write: its transaction rolls back. */
-class WriteRefused extends Error {
-  constructor(readonly errors: RowError[]) {
-    super(`${errors.length} rows refused`);
-  }
-}
+import { Ending, ImportPasses, JobFailure, zero } from './import-passes';
 
 /**
- * Runs one claimed import job (API.md section 17) from its stored file to its end: the file read
- * as a stream, each row converted and checked in Node, written in checkpoints by the set-based
- * writer. `atomic=false`: every checkpoint commits with its errors and counters, and a job taken
- * over after a crash resumes after the last committed line. `atomic=true`: a first pass checks
- * every row (written and rolled back checkpoint by checkpoint, its errors kept), and only when
- * none was rejected a second pass writes them all in one transaction; a job taken over starts
- * again from its first row. A dry run is the first pass alone.
+ * Runs one claimed import job (API.md section 17) to its end, with the actor of the key that
+ * started it. `atomic=false`: one pass whose checkpoints commit with their errors and counters; a
+ * job taken over after a crash resumes after the last committed line. `atomic=true`: a first pass
+ * checks every row (its errors kept, nothing written), and only when none was rejected a second
+ * pass writes them all in one transaction; a job taken over starts again from its first row. A
+ * dry run is the first pass alone. The end: state, counters, message, the summary webhook, the
+ * stored file removed.
  */
 @Injectable()
 export class ImportRunner {
@@ -62,17 +32,10 @@ export class ImportRunner {
     private readonly storage: FileStorage,
     private readonly catalog: CollectionCatalog,
     private readonly verifier: ActorDirectory,
-    private readonly checkpoints: ImportCheckpoints,
-    private readonly counts: CountCache,
-    private readonly events: RecordEventBus,
+    private readonly passes: ImportPasses,
     private readonly importEvents: ImportEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** The cached counts of the collection and of those its events write to, once a checkpoint committed. */
-  private changed(ctx: CheckpointContext): Promise<void> {
-    return this.counts.changed([ctx.meta.plural, ...this.events.writes]);
-  }
 
   /** Runs `job` until it ends, or until `stopping()` (the instance shuts down: another resumes it). */
   async run(job: ImportJobRow, stopping: () => boolean): Promise<void> {
@@ -86,7 +49,7 @@ export class ImportRunner {
       let counts: ImportCounts;
       let ending: Ending;
       if (!options.atomic) {
-        ({ counts, ending } = await this.pass(
+        ({ counts, ending } = await this.passes.pass(
           job,
           options,
           ctx,
@@ -94,11 +57,11 @@ export class ImportRunner {
           stopping,
         ));
       } else {
-        if (job.resumeLine > 0 || job.counts.read > 0) await importStatements.restart(this.db, job.id);
+        if (job.resumeLine > 0 || job.counts.read > 0) await importRowStatements.restart(this.db, job.id);
         job = { ...job, resumeLine: 0, counts: zero() };
-        ({ counts, ending } = await this.pass(job, options, ctx, { kind: 'check' }, stopping));
+        ({ counts, ending } = await this.passes.pass(job, options, ctx, { kind: 'check' }, stopping));
         if (ending === 'done' && counts.failed === 0 && !options.dryRun)
-          ending = await this.writeAll(job, options, ctx, counts, stopping);
+          ending = await this.passes.writeAll(job, options, ctx, counts, stopping);
       }
       if (ending === 'stopping') return this.logger.log(`import ${job.id} left to be resumed (shutdown)`);
       await this.end(job, options, counts, ending);
@@ -133,153 +96,6 @@ export class ImportRunner {
       importContext: { importId: job.id, recordWebhooks: options.webhooks === 'records' },
     };
     return { importId: job.id, meta, actor, operation: options.operation, relations: [], base: verified.actor };
-  }
-
-  /** One pass over the file, after `job.resumeLine`, with the counters so far. */
-  private async pass(
-    job: ImportJobRow,
-    options: ImportOptions,
-    ctx: CheckpointContext & { base: RequestActor },
-    mode: Mode,
-    stopping: () => boolean,
-  ): Promise<{ counts: ImportCounts; ending: Ending }> {
-    const counts = { ...job.counts };
-    const reader = await openImportReader(await this.storage.get(job.objectKey!), options);
-    const plan = reader.header
-      ? planColumns(ctx.meta, this.catalog, reader.header, ctx.base.access)
-      : planObjectRows(ctx.meta, ctx.base.access);
-    ctx.relations = plan.relations;
-    let ending = 'done' as Ending;
-    let batch: ImportRow[] = [];
-    const flush = async (): Promise<Ending> => {
-      const rows = batch;
-      batch = [];
-      return (ending = await this.flush(job, options, ctx, mode, rows, counts));
-    };
-    for await (const raw of reader.rows) {
-      if (raw.line <= job.resumeLine) continue;
-      counts.read++;
-      if (ending !== 'done') {
-        counts.unprocessed++;
-        continue;
-      }
-      batch.push(
-        convertRow(ctx.meta, plan, raw, {
-          operation: options.operation,
-          blank: options.blank,
-          maxBodyDepth: this.config.maxBodyDepth,
-        }),
-      );
-      if (batch.length >= CHECKPOINT_ROWS) {
-        const now = await flush();
-        if (now === 'done' && stopping()) return { counts, ending: 'stopping' };
-        // past max_errors or a cancel the rest is read and counted as unprocessed (the writing pass
-        // of an atomic job has the first pass's counters: it stops at once)
-        if (now === 'cancelled' && mode.kind === 'write') return { counts, ending: now };
-      }
-    }
-    if (batch.length > 0 && ending === 'done') await flush();
-    else counts.unprocessed += batch.length;
-    return { counts, ending };
-  }
-
-  /** Writes one checkpoint as the mode says; adds what it did to `counts`; how the pass goes on. */
-  private async flush(
-    job: ImportJobRow,
-    options: ImportOptions,
-    ctx: CheckpointContext,
-    mode: Mode,
-    rows: ImportRow[],
-    counts: ImportCounts,
-  ): Promise<Ending> {
-    const lastLine = rows[rows.length - 1].line;
-    const limit = options.atomic ? Infinity : options.maxErrors - counts.failed;
-    const once = async (tx: Queryable) => {
-      const out = await this.checkpoints.write(tx, ctx, rows, mode.kind === 'check', limit);
-      if (mode.kind === 'write') return { out, cancelled: false };
-      await importStatements.addErrors(tx, job.id, out.errors);
-      if (mode.kind === 'check' || !options.atomic) await importStatements.addKeys(tx, job.id, out.keys);
-      const after = this.add(counts, out, rows.length);
-      const cancelled = await importStatements.progress(
-        tx,
-        job.id,
-        job.claim!,
-        after,
-        out.stoppedAt ?? lastLine,
-        this.config.importLeaseSeconds,
-      );
-      return { out, cancelled };
-    };
-    const { out, cancelled } = mode.kind === 'write' ? await once(mode.tx) : await this.db.transaction(once);
-    if (mode.kind === 'commit') await this.changed(ctx);
-    // the writing pass of an atomic job met a row its check did not refuse (the records changed
-    // meanwhile, or the database refused a value): nothing is written, the row is reported
-    if (mode.kind === 'write' && out.errors.length > 0) throw new WriteRefused(out.errors);
-    Object.assign(counts, this.add(counts, out, rows.length));
-    if (out.stoppedAt !== undefined) return 'max_errors';
-    if (mode.kind === 'write') return (await this.renewOutside(job)) ? 'cancelled' : 'done';
-    return cancelled ? 'cancelled' : 'done';
-  }
-
-  private add(
-    counts: ImportCounts,
-    out: { created: number; updated: number; unchanged: number; failed: number; unprocessed: number },
-    _rows: number,
-  ): ImportCounts {
-    return {
-      read: counts.read,
-      created: counts.created + out.created,
-      updated: counts.updated + out.updated,
-      unchanged: counts.unchanged + out.unchanged,
-      failed: counts.failed + out.failed,
-      unprocessed: counts.unprocessed + out.unprocessed,
-    };
-  }
-
-  /**
-   * The lease of a job whose second pass holds one transaction, renewed on another connection;
-   * whether it was cancelled. The embedded database has one connection and one instance: nothing
-   * else can take the job over, and the transaction holds the connection, so it is not renewed.
-   */
-  private async renewOutside(job: ImportJobRow): Promise<boolean> {
-    if (!this.config.databaseUrl) return false;
-    return importStatements.renew(this.db, job.id, job.claim!, this.config.importLeaseSeconds);
-  }
-
-  /** The second pass of an atomic job: every row written in one transaction (the counters are the first pass's). */
-  private async writeAll(
-    job: ImportJobRow,
-    options: ImportOptions,
-    ctx: CheckpointContext & { base: RequestActor },
-    counts: ImportCounts,
-    stopping: () => boolean,
-  ): Promise<Ending> {
-    const Cancelled = class extends Error {};
-    try {
-      return await this.db
-        .transaction(async (tx) => {
-          const result = await this.pass({ ...job, counts: zero() }, options, ctx, { kind: 'write', tx }, stopping);
-          if (result.ending === 'cancelled') throw new Cancelled();
-          if (result.ending === 'stopping') throw new Cancelled('stopping');
-          // the job is still this instance's, else the transaction rolls back (LostClaim)
-          await importStatements.renew(tx, job.id, job.claim!, this.config.importLeaseSeconds);
-          return 'done' as Ending;
-        })
-        .then(async (ending) => {
-          await this.changed(ctx);
-          return ending;
-        });
-    } catch (error) {
-      if (error instanceof Cancelled) {
-        counts.unprocessed = counts.read - counts.failed;
-        Object.assign(counts, { created: 0, updated: 0, unchanged: 0 });
-        return error.message === 'stopping' ? 'stopping' : 'cancelled';
-      }
-      if (!(error instanceof WriteRefused)) throw error;
-      await importStatements.addErrors(this.db, job.id, error.errors);
-      counts.failed += new Set(error.errors.map((e) => e.line)).size;
-      return 'done'; // ends failed: rows were rejected, nothing written
-    }
   }
 
   /** The job's end: its state, counters and message; its stored file removed. */

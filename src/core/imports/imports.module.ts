@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ImportCheckpoints } from './import-checkpoints';
 import { ImportJobs } from './import-jobs';
+import { ImportPasses } from './import-passes';
+import { ImportRowChecks } from './import-row-checks';
 import { ImportRunner } from './import-runner';
 import { ImportWorker } from './import-worker';
 import { ImportWriter } from './import-writer';
@@ -11,7 +13,7 @@ import { ImportWriter } from './import-writer';
  * rest/imports.controller.ts.
  */
 @Module({
-  providers: [ImportJobs, ImportWorker, ImportRunner, ImportCheckpoints, ImportWriter],
+  providers: [ImportJobs, ImportWorker, ImportRunner, ImportPasses, ImportCheckpoints, ImportWriter, ImportRowChecks],
   exports: [ImportJobs],
 })
 export class ImportsModule {}

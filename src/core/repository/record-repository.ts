@@ -162,4 +162,23 @@ export class RecordRepository {
       values,
     );
   }
+
+  /** The live records whose `column` holds one of `values`: value → id (the target of a relation set by a unique value). */
+  async idsByValues(tx: Queryable, column: string, values: string[]): Promise<Map<string, string>> {
+    if (values.length === 0) return new Map();
+    const rows = await tx.query<{ id: string; value: string }>(
+      `SELECT "id", ${q(column)}::text AS "value" FROM ${this.table.name} WHERE ${q(column)}::text = ANY($1::text[]) AND ${LIVE}`,
+      [values],
+    );
+    return new Map(rows.map((row) => [row.value, row.id]));
+  }
+
+  /** Those of `ids` that are records of the table (live or not): what a join column may point at. */
+  async existingIds(tx: Queryable, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await tx.query<{ id: string }>(`SELECT "id" FROM ${this.table.name} WHERE "id" = ANY($1::uuid[])`, [
+      ids,
+    ]);
+    return new Set(rows.map((row) => row.id));
+  }
 }

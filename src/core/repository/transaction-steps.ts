@@ -41,45 +41,15 @@ export class TransactionSteps {
    * steps (an upsert's creates and patches) falls outside the key's rows.
    */
   async requireInScope(tx: Queryable, ids: string[]): Promise<void> {
-    if (!this.scope || ids.length === 0) return;
-    const params = new SqlParams(1);
-    const outside = `(${this.scope.sql(params)}) IS NOT TRUE`;
-    const [row] = await tx.query<{ outside: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM ${this.table.name} WHERE "id" = ANY($1::uuid[]) AND ${outside}) AS outside`,
-      [ids, ...params.values],
-    );
-    if (row.outside) throw new ForbiddenException(this.scope.forbidden);
+    if ((await this.outsideScope(tx, ids)).size > 0) throw new ForbiddenException(this.scope!.forbidden);
   }
 
   /** Those of `ids` (records written or matched by this transaction) outside the key's rows (none without a scope). */
   async outsideScope(tx: Queryable, ids: string[]): Promise<Set<string>> {
     if (!this.scope || ids.length === 0) return new Set();
     const params = new SqlParams(1);
-    const outside = `(${this.scope.sql(params)}) IS NOT TRUE`;
-    const rows = await tx.query<{ id: string }>(
-      `SELECT "id" FROM ${this.table.name} WHERE "id" = ANY($1::uuid[]) AND ${outside}`,
-      [ids, ...params.values],
-    );
-    return new Set(rows.map((row) => row.id));
-  }
-
-  /** The live records whose `column` holds one of `values`: value → id (the target of a relation set by a unique value). */
-  async idsByValues(tx: Queryable, column: string, values: string[]): Promise<Map<string, string>> {
-    if (values.length === 0) return new Map();
-    const rows = await tx.query<{ id: string; value: string }>(
-      `SELECT "id", ${q(column)}::text AS "value" FROM ${this.table.name} WHERE ${q(column)}::text = ANY($1::text[]) AND ${LIVE}`,
-      [values],
-    );
-    return new Map(rows.map((row) => [row.value, row.id]));
-  }
-
-  /** Those of `ids` that are records of the table (live or not): what a join column may point at. */
-  async existingIds(tx: Queryable, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await tx.query<{ id: string }>(`SELECT "id" FROM ${this.table.name} WHERE "id" = ANY($1::uuid[])`, [
-      ids,
-    ]);
-    return new Set(rows.map((row) => row.id));
+    const sql = `SELECT "id" FROM ${this.table.name} WHERE "id" = ANY($1::uuid[]) AND (${this.scope.sql(params)}) IS NOT TRUE`;
+    return new Set((await tx.query<{ id: string }>(sql, [ids, ...params.values])).map((row) => row.id));
   }
 
   /** Ids of the records of `target`, locked for the transaction, by id, at most `limit`. */
