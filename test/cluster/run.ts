@@ -197,6 +197,9 @@ async function main(): Promise<void> {
     await waitReady(servers[victim].baseUrl);
     await sleep(5000);
     const killEnd = Date.now();
+    // the import finishes (on a survivor) while the load and the change stream go on: the stream
+    // must then carry its changes too
+    const imported = await checkImportFinished(lb, token, importId, dbUrl);
     await load.stop();
     const loadSeconds = (Date.now() - loadStarted) / 1000;
     await sleep(1000); // a change reaches every open stream within 1 s of its commit
@@ -260,7 +263,6 @@ async function main(): Promise<void> {
     problems.push(...feed.problems);
     log(feed.summary);
 
-    const imported = await checkImportFinished(lb, token, importId, dbUrl);
     problems.push(...imported.problems);
     log(imported.summary);
 
