@@ -18,3 +18,14 @@ export function takeOverResponse(res: ServerResponse | FastifyReply): ServerResp
   res.hijack();
   return res.raw;
 }
+
+/**
+ * The headers of a Server-Sent Events answer (change streams, import progress): not cached, not
+ * buffered by a proxy, and its connection not reused (when it ends, the socket closes with it).
+ */
+export const EVENT_STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+  connection: 'close',
+} as const;

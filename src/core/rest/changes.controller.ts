@@ -13,7 +13,7 @@ import { CHANGES_ROUTES } from '../routes/service-routes';
 import { errors } from '../openapi/operation-parts';
 import { CHANGE_SCHEMA, changesQueryDocs, sinceDoc, tokenSchema } from '../openapi/changes.docs';
 import { RawQuery, readParams } from './request-params';
-import { FastifyReply, takeOverResponse } from '../http/take-over-response';
+import { EVENT_STREAM_HEADERS, FastifyReply, takeOverResponse } from '../http/take-over-response';
 
 /** The change feed (API.md section 15): head, pages after a token, and the live stream. */
 @ApiTags('changes')
@@ -98,13 +98,7 @@ export class ChangesController {
     const selection = this.feed.selection(actor.access, query);
     await this.feed.fetch(selection, query.since, 0); // 410 before the stream starts
     const out = takeOverResponse(res);
-    out.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-      // a stream's connection is not reused: when it ends (shutdown), the socket closes with it
-      connection: 'close',
-    });
+    out.writeHead(200, EVENT_STREAM_HEADERS);
     out.write(': stream open\n\n');
     const sink: ChangeStreamSink = {
       since: query.since,

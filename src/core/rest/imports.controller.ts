@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Actor } from '../auth/request-actor.decorator';
 import { QueryError } from '../errors/query-error';
 import { isUuid } from '../fields/field-rules';
-import { FastifyReply, takeOverResponse } from '../http/take-over-response';
+import { EVENT_STREAM_HEADERS, FastifyReply, takeOverResponse } from '../http/take-over-response';
 import { ImportJobs } from '../imports/import-jobs';
 import { FINISHED, jobView } from '../imports/import-job-view';
 import { parseImportOptions } from '../imports/import-options';
@@ -189,12 +189,7 @@ export class ImportsController {
     readParams(raw, IMPORT_ROUTES.stream.params);
     let job = await this.jobs.find(this.id(id), actor);
     const out = takeOverResponse(res);
-    out.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-      connection: 'close',
-    });
+    out.writeHead(200, EVENT_STREAM_HEADERS);
     let open = true;
     out.on('close', () => (open = false));
     while (open && !FINISHED.has(job.state)) {
