@@ -26,16 +26,6 @@ export interface ImportOptions {
   webhooks: ImportWebhooks;
 }
 
-export const IMPORT_PARAMS = [
-  'operation',
-  'atomic',
-  'max_errors',
-  'dry_run',
-  'blank',
-  'delimiter',
-  'webhooks',
-] as const;
-
 const DELIMITERS: Record<string, string> = { ',': ',', ';': ';', tab: '\t', pipe: '|' };
 const MEDIA_TYPES: Record<string, ImportOptions['format']> = {
   'text/csv': 'csv',

@@ -127,10 +127,10 @@ export class ImportPasses {
     const limit = options.atomic ? Infinity : options.maxErrors - counts.failed;
     const once = async (tx: Queryable) => {
       const out = await this.checkpoints.write(tx, ctx, rows, mode.kind === 'check', limit);
-      if (mode.kind === 'write') return { out, cancelled: false };
+      const after = this.add(counts, out);
+      if (mode.kind === 'write') return { out, after, cancelled: false };
       await importRowStatements.addErrors(tx, job.id, out.errors);
       if (mode.kind === 'check' || !options.atomic) await importRowStatements.addKeys(tx, job.id, out.keys);
-      const after = this.add(counts, out, rows.length);
       const cancelled = await importStatements.progress(
         tx,
         job.id,
@@ -139,23 +139,23 @@ export class ImportPasses {
         out.stoppedAt ?? lastLine,
         this.config.importLeaseSeconds,
       );
-      return { out, cancelled };
+      return { out, after, cancelled };
     };
-    const { out, cancelled } = mode.kind === 'write' ? await once(mode.tx) : await this.db.transaction(once);
+    const { out, after, cancelled } = mode.kind === 'write' ? await once(mode.tx) : await this.db.transaction(once);
     if (mode.kind === 'commit') await this.changed(ctx);
     // the writing pass of an atomic job met a row its check did not refuse (the records changed
     // meanwhile, or the database refused a value): nothing is written, the row is reported
     if (mode.kind === 'write' && out.errors.length > 0) throw new WriteRefused(out.errors);
-    Object.assign(counts, this.add(counts, out, rows.length));
+    Object.assign(counts, after);
     if (out.stoppedAt !== undefined) return 'max_errors';
     if (mode.kind === 'write') return (await this.renewOutside(job)) ? 'cancelled' : 'done';
     return cancelled ? 'cancelled' : 'done';
   }
 
+  /** The counters after a checkpoint (its rows were counted `read` as they were read). */
   private add(
     counts: ImportCounts,
     out: { created: number; updated: number; unchanged: number; failed: number; unprocessed: number },
-    _rows: number,
   ): ImportCounts {
     return {
       read: counts.read,

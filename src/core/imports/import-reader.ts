@@ -32,9 +32,6 @@ export interface ImportReader {
   rows: AsyncIterable<RawRow>;
 }
 
-/** The CSV delimiters a job may name. */
-export const IMPORT_DELIMITERS: readonly string[] = [',', ';', '\t', '|'];
-
 const LINE_BREAK = /\r\n|\r|\n/g;
 
 /** The messages of csv-parse's errors, without its own line numbers (they count CR LF twice). */
