@@ -120,6 +120,7 @@ export class ImportRunner {
     }
     await this.db.transaction(async (tx) => {
       const ended = await importStatements.finish(tx, job.id, job.claim!, state, final, message ?? null);
+      await importRowStatements.forgetKeys(tx, job.id);
       // one summary per job to the webhooks subscribed to it (webhooks=summary)
       // (a dry run writes nothing and sends no event)
       if (options.webhooks === 'summary' && state !== 'cancelled' && !options.dryRun)

@@ -174,9 +174,12 @@ export class ImportWriter {
         });
         return change;
       });
-      const after = new Map(
-        (await everyRow.patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]),
-      );
+      // a check without a row filter counts what the write would do without writing (as its creates)
+      const patch =
+        check && !scoped
+          ? everyRow.previewPatch(tx, [...columns], changes)
+          : everyRow.patchEach(tx, [...columns], changes);
+      const after = new Map((await patch).map((row) => [row.id as string, row]));
       for (const { row, target } of updates) {
         const previous = codec.toRecord(target);
         const current = codec.toRecord(after.get(target.id as string)!);

@@ -17,6 +17,11 @@ export const importRowStatements = {
   /** Forgets what an earlier attempt of a job that restarts from its first row wrote down. */
   async restart(db: Queryable, id: string): Promise<void> {
     await db.query('DELETE FROM "_import_errors" WHERE "importId" = $1', [id]);
+    await importRowStatements.forgetKeys(db, id);
+  },
+
+  /** Forgets the keys of a job's rows: once it ends nothing needs them (they are read by key, not by job). */
+  async forgetKeys(db: Queryable, id: string): Promise<void> {
     await db.query('DELETE FROM "_import_keys" WHERE "importId" = $1', [id]);
   },
 

@@ -1,11 +1,12 @@
 import { ForbiddenException } from '@nestjs/common';
 import { Queryable } from '../database/db';
-import { literal, MAX_PARAMS, q, valuesList } from '../database/sql';
+import { MAX_PARAMS, q, valuesList } from '../database/sql';
 import { Row } from '../model/record';
 import { LIVE, RecordScope, whereSql } from '../query/filter-sql';
 import type { ResolvedFilter } from '../model/checked-filter';
 import { SqlParams } from '../query/sql-params';
 import { RowScope, scoped } from './row-scope';
+import { patchSql } from './patch-statements';
 import { TableSql } from './table-sql';
 
 /** The records of a bulk write: those a checked filter matches among the records of a scope. */
@@ -162,27 +163,14 @@ export class TransactionSteps {
     return tuples.map((tuple) => returned.get(tuple[columns.indexOf('id')])!);
   }
 
-  /**
-   * Updates records each with its own set of columns (PATCH semantics per record) in one
-   * statement: `changes` are `{id, set: [columns sent], <column>: value}`; a soft-deleted record
-   * is restored; `updatedAt` moves only for a record that changed. Rows after.
-   */
+  /** Updates records each with its own set of columns in one statement (patchSql); rows after. */
   patchEach(tx: Queryable, columns: string[], changes: Record<string, unknown>[]): Promise<Row[]> {
-    const types = ['"__id" uuid', '"__set" text[]', ...columns.map((c) => `${q(c)} ${this.table.sqlType(c)}`)];
-    const next = columns.map((c) => `CASE WHEN ${literal(c)} = ANY(r."__set") THEN r.${q(c)} ELSE t.${q(c)} END`);
-    const changed = columns.length
-      ? `t."deletedAt" IS NOT NULL OR (${columns.map((c) => `t.${q(c)}`).join(', ')}, NULL) IS DISTINCT FROM (${next.join(', ')}, NULL)`
-      : 't."deletedAt" IS NOT NULL';
-    const sets = [
-      ...columns.map((c, i) => `${q(c)} = ${next[i]}`),
-      `"updatedAt" = CASE WHEN ${changed} THEN now() ELSE t."updatedAt" END`,
-      `"deletedAt" = NULL`,
-    ];
-    return tx.query(
-      `UPDATE ${this.table.name} AS t SET ${sets.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${types.join(', ')}) ` +
-        `WHERE t."id" = r."__id" RETURNING ${this.table.selectListOfT}`,
-      [JSON.stringify(changes)],
-    );
+    return tx.query(patchSql(this.table, columns, 'write'), [JSON.stringify(changes)]);
+  }
+
+  /** The rows `patchEach` would leave, without writing (the records named by `changes` need not be locked). */
+  previewPatch(tx: Queryable, columns: string[], changes: Record<string, unknown>[]): Promise<Row[]> {
+    return tx.query(patchSql(this.table, columns, 'preview'), [JSON.stringify(changes)]);
   }
 
   /**
