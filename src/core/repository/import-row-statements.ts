@@ -56,7 +56,10 @@ export const importRowStatements = {
   async earlierKeys(db: Queryable, id: string, keys: string[]): Promise<Map<string, number>> {
     if (keys.length === 0) return new Map();
     const rows = await db.query<{ key: string; line: number }>(
-      'SELECT "key", "line" FROM "_import_keys" WHERE "importId" = $1 AND "key" = ANY($2::text[])',
+      // one index probe per key (a LATERAL with LIMIT is never turned into a scan of the job's keys,
+      // which the planner chose for `"key" = ANY(...)` without fresh statistics: a cost growing with the job)
+      'SELECT w."key", k."line" FROM unnest($2::text[]) AS w("key") ' +
+        'CROSS JOIN LATERAL (SELECT "line" FROM "_import_keys" WHERE "key" = w."key" AND "importId" = $1 LIMIT 1) AS k',
       [id, keys],
       'import-keys-find',
     );

@@ -163,11 +163,16 @@ export class RecordRepository {
     );
   }
 
-  /** The live records whose `column` holds one of `values`: value → id (the target of a relation set by a unique value). */
+  /**
+   * The live records whose unique `column` holds one of `values`: value → id (the target of a
+   * relation set by a unique value; the conditions of its partial unique index, so that it is used).
+   */
   async idsByValues(tx: Queryable, column: string, values: string[]): Promise<Map<string, string>> {
     if (values.length === 0) return new Map();
     const rows = await tx.query<{ id: string; value: string }>(
-      `SELECT "id", ${q(column)}::text AS "value" FROM ${this.table.name} WHERE ${q(column)}::text = ANY($1::text[]) AND ${LIVE}`,
+      // one index probe per value whatever the table's size (the planner may scan it for `= ANY`)
+      `SELECT w."value", t."id" FROM unnest($1::text[]) AS w("value") CROSS JOIN LATERAL ` +
+        `(SELECT "id" FROM ${this.table.name} WHERE ${q(column)}::text = w."value" AND ${q(column)} <> '' AND ${LIVE} LIMIT 1) AS t`,
       [values],
     );
     return new Map(rows.map((row) => [row.value, row.id]));
