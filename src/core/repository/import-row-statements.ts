@@ -56,12 +56,12 @@ export const importRowStatements = {
   async earlierKeys(db: Queryable, id: string, keys: string[]): Promise<Map<string, number>> {
     if (keys.length === 0) return new Map();
     const rows = await db.query<{ key: string; line: number }>(
-      // one index probe per key (a LATERAL with LIMIT is never turned into a scan of the job's keys,
-      // which the planner chose for `"key" = ANY(...)` without fresh statistics: a cost growing with the job)
+      // one index probe per key: a LATERAL with LIMIT is never turned into a scan of the job's keys,
+      // which the planner chose for `"key" = ANY(...)` without fresh statistics (a cost growing with
+      // the job); never prepared, as a plan cached while the table was small would stay as it grows
       'SELECT w."key", k."line" FROM unnest($2::text[]) AS w("key") ' +
         'CROSS JOIN LATERAL (SELECT "line" FROM "_import_keys" WHERE "key" = w."key" AND "importId" = $1 LIMIT 1) AS k',
       [id, keys],
-      'import-keys-find',
     );
     return new Map(rows.map((r) => [r.key, r.line]));
   },
