@@ -27,7 +27,7 @@ export function namesArray(names: readonly string[]): string {
 }
 
 /** A bound value as the text the driver would send for it (arrays as array literals). */
-function valueText(value: unknown): string {
+export function valueText(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) {
     const items = value.map((v) => (v === null ? 'NULL' : `"${valueText(v).replace(/[\\"]/g, '\\$&')}"`));
@@ -35,6 +35,22 @@ function valueText(value: unknown): string {
   }
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * Rows of values as ONE bound JSON array of arrays of their texts (`null` for none): `rowsSql`
+ * turns it back into the rows, each value cast from its text to its column's type as PostgreSQL
+ * casts a bound parameter. Where `valuesList` binds a parameter per value (a statement text that
+ * grows with the rows, parsed each time, and at most MAX_PARAMS values), this text is the same
+ * whatever the rows' number: prepared once, and PostgreSQL parses the values as one JSON value.
+ */
+export function jsonRows(rows: unknown[][]): string {
+  return JSON.stringify(rows.map((row) => row.map((v) => (v === null || v === undefined ? null : valueText(v)))));
+}
+
+/** The rows of a `jsonRows` parameter `param`, their values cast to `types` (one per column). */
+export function rowsSql(param: string, types: string[]): string {
+  return `SELECT ${types.map((type, i) => `(j.v ->> ${i})::${type}`).join(', ')} FROM jsonb_array_elements(${param}::jsonb) AS j(v)`;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Queryable } from '../database/db';
-import { MAX_PARAMS } from '../database/sql';
 import { RecordEventBus } from '../events/event-bus';
 import { adminAccess } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
@@ -146,19 +145,15 @@ export class ImportWriter {
         columns.push('createdAt');
         group.forEach((r, i) => tuples[i].push(r.createdAt));
       }
-      // the events of the creates are made in SQL from the inserted rows (one statement a part of
-      // at most MAX_PARAMS values); a check (a key's row filter) needs the rows alone
-      const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-      for (let start = 0; start < tuples.length; start += perStatement) {
-        const part = tuples.slice(start, start + perStatement);
-        const rows = check
-          ? await everyRow.insertMany(tx, columns, part)
-          : await this.events.write(tx, this.createWrite(meta, columns, part), actor);
-        const ids = new Set(rows.map((row) => row.id as string));
-        part.forEach((tuple, i) => {
-          if (ids.has(tuple[0] as string)) written.push({ row: group[start + i], id: tuple[0] as string });
-        });
-      }
+      // the events of the creates are made in SQL from the inserted rows, bound as one JSON value
+      // (one statement whatever their number); a check (a key's row filter) needs the rows alone
+      const rows = check
+        ? await everyRow.insertMany(tx, columns, tuples)
+        : await this.events.write(tx, this.createWrite(meta, columns, tuples), actor);
+      const ids = new Set(rows.map((row) => row.id as string));
+      tuples.forEach((tuple, i) => {
+        if (ids.has(tuple[0] as string)) written.push({ row: group[i], id: tuple[0] as string });
+      });
       outcome.created += group.length;
     }
     if (updates.length > 0) {
@@ -210,8 +205,8 @@ export class ImportWriter {
     return outcome;
   }
 
-  /** The bulk create's statement with its events, never prepared (its text changes with the number of rows). */
+  /** The bulk create's statement with its events, its rows bound as one JSON value (its text the same for the same columns). */
   private createWrite(meta: CollectionMeta, columns: string[], tuples: unknown[][]): EventfulWrite {
-    return { ...this.repositories.writes(meta, undefined).create(columns, tuples)!, prepared: false };
+    return this.repositories.writes(meta, undefined).createFromJson(columns, tuples);
   }
 }
