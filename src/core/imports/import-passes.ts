@@ -10,6 +10,7 @@ import { ImportCounts, ImportJobRow } from '../repository/import-job-row';
 import { importStatements } from '../repository/import-statements';
 import { importRowStatements } from '../repository/import-row-statements';
 import { CheckpointContext } from './import-checkpoint';
+import { GrowingTable } from './import-statistics';
 import { ImportCheckpoints } from './import-checkpoints';
 import { planColumns, planObjectRows } from './import-columns';
 import type { ImportOptions } from './import-options';
@@ -80,12 +81,18 @@ export class ImportPasses {
       ? planColumns(ctx.meta, this.catalog, reader.header, ctx.base.access)
       : planObjectRows(ctx.meta, ctx.base.access);
     ctx.relations = plan.relations;
+    const on = mode.kind === 'write' ? mode.tx : this.db;
+    const growing = mode.kind === 'check' ? undefined : await GrowingTable.of(on, ctx.meta.table);
     let ending = 'done' as Ending;
     let batch: ImportRow[] = [];
+    let created = counts.created;
     const flush = async (): Promise<Ending> => {
       const rows = batch;
       batch = [];
-      return (ending = await this.flush(job, options, ctx, mode, rows, counts));
+      ending = await this.flush(job, options, ctx, mode, rows, counts);
+      await growing?.wrote(on, counts.created - created);
+      created = counts.created;
+      return ending;
     };
     for await (const raw of reader.rows) {
       if (raw.line <= job.resumeLine) continue;
