@@ -82,12 +82,22 @@ export class RecordEventBus implements OnApplicationBootstrap {
       counted.map((s) => s.name),
     );
     const rows = await tx.query<Row>(text, write.params.values, write.prepared ? this.names.nameOf(text) : undefined);
-    const hooks = statements.filter((s) => s.afterCommit);
-    if (hooks.length > 0) tx.afterCommit?.(() => hooks.forEach((s) => s.afterCommit!()));
-    if (counted.length === 0) return rows;
     const written = counted.map((_, i) => (rows.length ? Number(rows[0][`__c${i}`]) : 0));
     for (const row of rows) for (let i = 0; i < counted.length; i++) delete row[`__c${i}`];
-    tx.afterCommit?.(() => counted.forEach((s, i) => s.committed!(written[i])));
+    onCommit(tx, statements, counted, written);
     return rows;
   }
+}
+
+/**
+ * Registers the subscribers' hooks of a write to run once its transaction commits. Apart from
+ * `write` on purpose: closures made in one function share its scope, so a hook made there kept
+ * the write's rows and bound values alive until the commit (an import's single transaction held
+ * every checkpoint's: 1.1 kB a row).
+ */
+function onCommit(tx: Queryable, statements: EventStatement[], counted: EventStatement[], written: number[]): void {
+  const hooks = statements.filter((s) => s.afterCommit).map((s) => s.afterCommit!);
+  if (hooks.length > 0) tx.afterCommit?.(() => hooks.forEach((hook) => hook()));
+  const committed = counted.map((s) => s.committed!);
+  if (committed.length > 0) tx.afterCommit?.(() => committed.forEach((hook, i) => hook(written[i])));
 }
