@@ -41,7 +41,8 @@ describe('totalCount', () => {
   beforeAll(async () => {
     // one instance: the cache keeps its versions in this process (on by default on PGlite only);
     // versions shared through Redis are the next describe's
-    t = await startTestApp(onPostgres ? { COUNT_CACHE: 'on' } : {});
+    // COUNT_EXACT_LIMIT: where count=estimated stops counting (section 18), small enough to cross here
+    t = await startTestApp({ COUNT_EXACT_LIMIT: '10', ...(onPostgres ? { COUNT_CACHE: 'on' } : {}) });
     const rows = Array.from({ length: 30 }, (_, i) => ({ name: `Count ${i}`, employees: i * 10 }));
     expect((await t.http.post('/batch/companies', rows)).status).toBe(201);
   });
@@ -171,6 +172,29 @@ describe('totalCount', () => {
     expect(unknown.body.totalCount).toBe(await truth());
     const statements = await countStatements(() => t.http.get('/companies', { headers: { prefer: 'count=none' } }));
     expect(statements).toBe(0);
+  });
+
+  it('count=estimated: exact up to COUNT_EXACT_LIMIT matches, above it an estimate flagged as one, never below the limit + 1', async () => {
+    const estimated = async (filter: string) => {
+      const res = await t.http.get(`/companies?limit=1&filter=${encodeURIComponent(filter)}`, {
+        headers: { prefer: 'count=estimated' },
+      });
+      expect(res.headers.get('preference-applied')).toBe('count=estimated');
+      return [res.body.totalCount, res.body.totalCountEstimated];
+    };
+    const rows = Array.from({ length: 12 }, (_, i) => ({ name: `Estimate ${i}`, employees: i }));
+    expect((await t.http.post('/batch/companies', rows)).status).toBe(201);
+    expect(await estimated('and(name[like]:"Estimate %",employees[lt]:9)')).toEqual([9, false]);
+    expect(await estimated('and(name[like]:"Estimate %",employees[lt]:10)')).toEqual([10, false]); // the limit
+    const [over, flagged] = await estimated('and(name[like]:"Estimate %",employees[lt]:11)'); // the limit + 1
+    expect(flagged).toBe(true);
+    expect(over).toBeGreaterThanOrEqual(11);
+    const [none, noneFlagged] = await estimated('name[eq]:"No such company"');
+    expect([none, noneFlagged]).toEqual([0, false]);
+    // exact and none answer no flag: their answers are those of section 4
+    const exact = await t.http.get('/companies?limit=1', { headers: { prefer: 'count=exact' } });
+    expect(exact.body).not.toHaveProperty('totalCountEstimated');
+    expect((await t.http.get('/companies?limit=1')).body).not.toHaveProperty('totalCountEstimated');
   });
 });
 

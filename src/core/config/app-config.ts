@@ -75,6 +75,8 @@ export interface AppConfig {
   countCache: 'auto' | 'on' | 'off';
   /** Longest a cached count is reused, in ms (`COUNT_CACHE_TTL_MS`, default 60000). */
   countCacheTtlMs: number;
+  /** Up to how many matches `Prefer: count=estimated` still counts exactly (`COUNT_EXACT_LIMIT`, default 10000). */
+  countExactLimit: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are closed (`SHUTDOWN_TIMEOUT_MS`, default 10000). */
   shutdownTimeoutMs: number;
   /** pino level (`LOG_LEVEL`, default info). */
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     webhookAllowPrivateTargets: read.bool('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     countCache: read.oneOf('COUNT_CACHE', 'auto', ['auto', 'on', 'off'] as const),
     countCacheTtlMs: read.int('COUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
+    countExactLimit: read.int('COUNT_EXACT_LIMIT', 10_000, 0, 10_000_000),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),

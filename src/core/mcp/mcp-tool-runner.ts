@@ -92,8 +92,8 @@ export class McpToolRunner {
           depth: args.integerText('depth'),
         };
         const query = parseListQuery(meta, params, this.config, this.keys.cursorKey, access);
-        const { records, pageInfo, totalCount } = await this.records.reads.findMany(meta, query, access);
-        return { records, pageInfo, totalCount };
+        const { records, pageInfo, count } = await this.records.reads.findMany(meta, query, access);
+        return { records, pageInfo, totalCount: count.totalCount };
       }
       case 'get_record': {
         const args = new ToolArguments(raw, ['collection', 'id', 'depth', 'fields']);

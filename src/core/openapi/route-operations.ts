@@ -81,7 +81,12 @@ function answerSchema(route: CollectionRoute, def: CollectionDefinition): Schema
             type: 'integer',
             nullable: true,
             description:
-              'Rows matching the filter, ignoring limit (estimated with Prefer: count=estimated, null with count=none)',
+              'Rows matching the filter, ignoring limit (null with Prefer: count=none; with count=estimated, ' +
+              "exact up to COUNT_EXACT_LIMIT matches, else the planner's estimate, never below COUNT_EXACT_LIMIT + 1)",
+          },
+          totalCountEstimated: {
+            type: 'boolean',
+            description: 'Only with Prefer: count=estimated: whether totalCount is an estimate (false: it is exact)',
           },
         },
       };

@@ -25,8 +25,9 @@ const HEADERS: Record<'prefer' | 'idempotencyKey' | 'ifMatch', Schema> = {
     in: 'header',
     description:
       'count=exact (default): totalCount is exact (cached per filter until the collection changes); ' +
-      "count=estimated: the planner's estimate (cheap on large tables); count=none: totalCount is null. " +
-      'The applied preference is echoed in Preference-Applied.',
+      'count=estimated: exact up to COUNT_EXACT_LIMIT (default 10,000) matches, above it the ' +
+      "planner's estimate (never below the limit + 1), flagged by totalCountEstimated; count=none: " +
+      'totalCount is null. Other values are ignored; the applied preference is echoed in Preference-Applied.',
     required: false,
     schema: { type: 'string', examples: ['count=none'] },
   },

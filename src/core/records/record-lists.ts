@@ -4,7 +4,7 @@ import { encodeCursor } from '../query/cursor';
 import { ListQuery } from '../query/list-query';
 import { listSql } from '../query/list-sql';
 import { RecordRepository } from '../repository/record-repository';
-import { Counter } from './record-counts';
+import { Count, Counter } from './record-counts';
 
 export interface PageInfo {
   hasNextPage: boolean;
@@ -16,7 +16,7 @@ export interface PageInfo {
 export interface Page {
   rows: Row[];
   pageInfo: PageInfo;
-  totalCount: number | null;
+  count: Count;
 }
 
 /**
@@ -31,10 +31,7 @@ export async function findPage(
   counter: Counter,
 ): Promise<Page> {
   const list = listSql(repository.table.meta, query);
-  const [rows, totalCount] = await Promise.all([
-    repository.page(db, list),
-    counter(list.count.where, list.count.values),
-  ]);
+  const [rows, count] = await Promise.all([repository.page(db, list), counter(list.count.where, list.count.values)]);
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (list.backward) page.reverse();
@@ -45,7 +42,7 @@ export async function findPage(
     });
   return {
     rows: page,
-    totalCount,
+    count,
     pageInfo: {
       hasNextPage: list.backward ? true : more,
       hasPreviousPage: list.backward ? more : query.cursor !== undefined,

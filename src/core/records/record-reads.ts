@@ -8,14 +8,14 @@ import { Shape } from '../query/record-shape';
 import { Repositories } from '../repository/repositories';
 import { KeyRing } from '../security/keys';
 import { etagOf } from './etag';
-import { CountMode, RecordCounts } from './record-counts';
+import { Count, CountMode, RecordCounts } from './record-counts';
 import { findPage, PageInfo } from './record-lists';
 import { RecordShaper } from './record-shaper';
 
 export interface ListResult {
   records: ApiRecord[];
   pageInfo: PageInfo;
-  totalCount: number | null;
+  count: Count;
 }
 
 /** A record with its version (ETag). */
@@ -49,7 +49,7 @@ export class RecordReads {
       this.counts.counter(meta, count, query.filter, access),
     );
     const records = await this.shaper.shape(this.db, meta, page.rows, query, access);
-    return { records, pageInfo: page.pageInfo, totalCount: page.totalCount };
+    return { records, pageInfo: page.pageInfo, count: page.count };
   }
 
   async findOne(meta: CollectionMeta, id: string, shape: Shape, access: Access): Promise<VersionedRecord> {

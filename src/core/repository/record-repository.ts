@@ -83,6 +83,16 @@ export class RecordRepository {
     return row.count;
   }
 
+  /** The rows matching `where`, counted up to `limit` + 1 at most (a count that stops early). */
+  async countUpTo(db: Queryable, condition: string, bound: unknown[], limit: number): Promise<number> {
+    const { where, values } = scoped(this.scope, condition, bound);
+    const [row] = await db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${this.table.name}${where ? ` WHERE ${where}` : ''} LIMIT ${limit + 1}) AS up_to`,
+      values,
+    );
+    return row.count;
+  }
+
   /** The planner's estimate of the rows matching `where` (no scan). */
   async estimate(db: Queryable, condition: string, bound: unknown[]): Promise<number> {
     const { where, values } = scoped(this.scope, condition, bound);

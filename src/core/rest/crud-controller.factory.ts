@@ -22,7 +22,7 @@ import { UploadReceiver } from './file-uploads';
 import { CreateBody, RouteBody, RouteQuery } from './request-inputs';
 import { DeleteQuery, queryPipesFor } from './query-pipes';
 import { CountPreference, IdempotencyKey, IfMatchHeader } from './request-headers';
-import { duplicatesAnswer, recordAnswer } from './record-answers';
+import { duplicatesAnswer, pageAnswer, recordAnswer } from './record-answers';
 import { answerKeys, inRegistrationOrder, routeMapping } from './route-mapping';
 
 /**
@@ -59,8 +59,7 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @ResponseHeaders() header: SetHeader,
     ) {
       if (count) header('Preference-Applied', `count=${count}`);
-      const { records, pageInfo, totalCount } = await this.records.reads.findMany(this.meta, list, actor.access, count);
-      return { data: { [def.plural]: records }, pageInfo, totalCount };
+      return pageAnswer(def.plural, await this.records.reads.findMany(this.meta, list, actor.access, count));
     }
 
     @route('exportRecords')
