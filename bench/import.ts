@@ -12,6 +12,7 @@ import { rssMb, sampleRss } from './lib/processes';
 import { CITIES, company, person } from './lib/seed-data';
 import { NOISE, SqlCapture } from './lib/sql-capture';
 import { startTsServer, TsServer } from './lib/ts-server';
+import { CHECKPOINT_ROWS } from '../src/core/imports/import-passes';
 
 /**
  * Import benchmark (API.md section 17, `POST /<plural>/import`), not a test:
@@ -23,7 +24,7 @@ import { startTsServer, TsServer } from './lib/ts-server';
  *     timed from the POST to the job seen `completed` (GET /rest/imports/<id> every 200 ms);
  *   - the same people through `POST /rest/batch/people` 200 at a time (one client, sequential);
  *   - rows/s at 50,000 and at N rows; the server's RSS (VmRSS every 100 ms) before and at its peak;
- *   - the statements per checkpoint (2,000 rows) at 50,000 and at N rows, from a second server
+ *   - the statements per checkpoint (CHECKPOINT_ROWS of the service) at 50,000 and at N rows, from a second server
  *     whose database connection goes through the recording proxy of `--sql-check` (lib/sql-capture.ts).
  * The people's CSV: name.firstName, name.lastName, emails.primaryEmail (unique),
  * phones.primaryPhoneNumber, city, jobTitle, company.domainName.primaryLinkUrl (one of the seeded
@@ -56,7 +57,6 @@ const BATCH_ROWS = Math.min(ROWS, arg('--batch-rows', 50_000));
 const BATCH_SIZE = 200;
 /** `--pad N`: each job title made N characters long (a file of large rows: `--rows 100000 --pad 10000` is about 1 GiB). */
 const PAD = arg('--pad', 0);
-const CHECKPOINT_ROWS = 2000;
 const DATABASE = 'crm_bench_import';
 const ENCRYPTION_KEY = Buffer.alloc(32, 1).toString('base64');
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
