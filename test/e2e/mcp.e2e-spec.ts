@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createServer, Server } from 'node:http';
+import { keyWithRole } from '../support/keys';
 import { startTestApp, TestApp } from '../support/test-app';
 import type { Json } from '../support/http';
 import { CollectionFacts, contractCollections, factsCopy, requiredByContract } from '../contract/contract-facts';
@@ -332,6 +333,42 @@ describe('MCP', () => {
       );
     } finally {
       receiver.close();
+    }
+  });
+
+  it('a hidden or read-only field in a write is refused by its name before its value is checked, as over REST', async () => {
+    const key = await keyWithRole(t, [
+      {
+        collection: 'people',
+        actions: ['read', 'create', 'update'],
+        hiddenFields: ['phones'],
+        readOnlyFields: ['jobTitle'],
+      },
+    ]);
+    const own = await connect(key.token);
+    try {
+      const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person'))[0].n;
+      // values the validation would refuse: its message would tell the key a rule of a field it may not know
+      const cases: [string, Record<string, unknown>, string][] = [
+        [
+          'create_records',
+          { collection: 'people', records: [{ phones: 42, city: 7 }] },
+          "[0] Field 'phones' is not writable",
+        ],
+        [
+          'update_records',
+          { collection: 'people', filter: 'id[is]:NOT_NULL', data: { jobTitle: null } },
+          "Field 'jobTitle' is not writable",
+        ],
+      ];
+      for (const [tool, args, message] of cases) {
+        const answer = (await own.callTool({ name: tool, arguments: args })) as ToolAnswer;
+        expect({ tool, isError: answer.isError }).toEqual({ tool, isError: true });
+        expect({ tool, messages: JSON.parse(answer.content[0].text).messages }).toEqual({ tool, messages: [message] });
+      }
+      expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM person'))[0].n).toBe(before);
+    } finally {
+      await own.close();
     }
   });
 
