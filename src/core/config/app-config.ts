@@ -73,9 +73,8 @@ export interface AppConfig {
   maxUrlLength: number;
   /** Reuse exact counts until the collection changes (`COUNT_CACHE`: auto (default), on, off); see CountCache. */
   countCache: 'auto' | 'on' | 'off';
-  /** Longest a cached count is reused, in ms (`COUNT_CACHE_TTL_MS`, default 60000). */
+  /** Longest a cached count is reused, in ms (`COUNT_CACHE_TTL_MS`, 60000); up to how many matches `Prefer: count=estimated` counts exactly (`COUNT_EXACT_LIMIT`, 10000). */
   countCacheTtlMs: number;
-  /** Up to how many matches `Prefer: count=estimated` still counts exactly (`COUNT_EXACT_LIMIT`, default 10000). */
   countExactLimit: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take before their connections are closed (`SHUTDOWN_TIMEOUT_MS`, default 10000). */
   shutdownTimeoutMs: number;

@@ -160,10 +160,7 @@ export class ImportPasses {
   }
 
   /** The counters after a checkpoint (its rows were counted `read` as they were read). */
-  private add(
-    counts: ImportCounts,
-    out: { created: number; updated: number; unchanged: number; failed: number; unprocessed: number },
-  ): ImportCounts {
+  private add(counts: ImportCounts, out: Omit<ImportCounts, 'read'>): ImportCounts {
     return {
       read: counts.read,
       created: counts.created + out.created,
