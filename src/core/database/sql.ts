@@ -27,7 +27,7 @@ export function namesArray(names: readonly string[]): string {
 }
 
 /** A bound value as the text the driver would send for it (arrays as array literals). */
-export function valueText(value: unknown): string {
+function valueText(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) {
     const items = value.map((v) => (v === null ? 'NULL' : `"${valueText(v).replace(/[\\"]/g, '\\$&')}"`));

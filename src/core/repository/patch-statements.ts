@@ -26,9 +26,7 @@ export function patchSql(table: TableSql, columns: string[], kind: 'write' | 'pr
       `WHERE t."id" = r."__id" RETURNING ${table.selectListOfT}`
     );
   }
-  const after = table.columnNames
-    .split(', ')
-    .map((column) => `${values.get(JSON.parse(column) as string) ?? `t.${column}`} AS ${column}`);
+  const after = table.readColumns.map((column) => `${values.get(column) ?? `t.${q(column)}`} AS ${q(column)}`);
   return (
     `SELECT ${table.selectListOfT} FROM (SELECT ${after.join(', ')} FROM ${table.name} AS t ` +
     `JOIN ${changes} ON t."id" = r."__id") AS t`

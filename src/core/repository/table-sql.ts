@@ -17,6 +17,8 @@ export class TableSql {
   readonly selectListOfT: string;
   /** `"id", "createdAt", ...`: the names of the columns `selectList` yields (to select them again from a CTE). */
   readonly columnNames: string;
+  /** The same names, unquoted. */
+  readonly readColumns: string[];
 
   constructor(readonly meta: CollectionMeta) {
     this.name = q(meta.table);
@@ -27,9 +29,8 @@ export class TableSql {
       ', ',
     );
     this.selectListOfT = this.selectList.replace(/(^|, )"/g, '$1t."');
-    this.columnNames = [...COMMON_FIELDS, ...meta.columns.filter((c) => !c.field.writeOnly).map((c) => c.column)]
-      .map(q)
-      .join(', ');
+    this.readColumns = [...COMMON_FIELDS, ...meta.columns.filter((c) => !c.field.writeOnly).map((c) => c.column)];
+    this.columnNames = this.readColumns.map(q).join(', ');
   }
 
   /** The event copies by alias: the aliases are the statement owners' few constants. */

@@ -59,9 +59,7 @@ export class WriteStatements {
   create(columns: string[], tuples: unknown[][]): EventfulWrite | undefined {
     const params = new SqlParams();
     if (columns.length * tuples.length > MAX_PARAMS) return undefined;
-    const insert = `INSERT INTO ${this.table.name} (${columns.map(q).join(', ')}) VALUES ${valuesList(tuples, params.values)} RETURNING ${this.table.selectList}`;
-    const events = eventsOfSql(this.table.meta, 'created', 'u', 'NULL::jsonb', this.table.recordJson('r'));
-    return this.fenced(this.write([`u AS (${insert})`], events, params, { prepared: true }));
+    return this.inserted(columns, `VALUES ${valuesList(tuples, params.values)}`, params);
   }
 
   /**
@@ -71,10 +69,12 @@ export class WriteStatements {
    */
   createFromJson(columns: string[], tuples: unknown[][]): EventfulWrite {
     const params = new SqlParams();
-    const rows = rowsSql(
-      params.add(jsonRows(tuples)),
-      columns.map((c) => this.table.sqlType(c)),
-    );
+    const types = columns.map((c) => this.table.sqlType(c));
+    return this.inserted(columns, rowsSql(params.add(jsonRows(tuples)), types), params);
+  }
+
+  /** The insert of `rows` (a VALUES list or a SELECT) into `columns`, with the `created` events of what it inserted. */
+  private inserted(columns: string[], rows: string, params: SqlParams): EventfulWrite {
     const insert = `INSERT INTO ${this.table.name} (${columns.map(q).join(', ')}) ${rows} RETURNING ${this.table.selectList}`;
     const events = eventsOfSql(this.table.meta, 'created', 'u', 'NULL::jsonb', this.table.recordJson('r'));
     return this.fenced(this.write([`u AS (${insert})`], events, params, { prepared: true }));
