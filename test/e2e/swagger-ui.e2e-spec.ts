@@ -6,6 +6,10 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = join(__dirname, '..', '..', 'test-output');
+// The tags and summaries hold links to their #/tag/operation anchors: a click also schedules that in-page navigation,
+// which a loaded CI machine has been seen to take longer than the action timeout to settle. The clicks do not wait
+// for it; each step waits for the element the previous one makes appear.
+const opened = { noWaitAfter: true } as const;
 
 /** Swagger UI in a real headless Chromium: lists the collections, authorizes, runs GET /people. */
 // CI installs Debian's chromium and sets REQUIRE_CHROMIUM so that a missing browser fails instead of skipping;
@@ -52,7 +56,7 @@ if (!runs)
     expect(tags.slice(-3)).toEqual(['search', 'changes', 'imports']);
     expect(await page.locator('#operations-tag-people').innerText()).toContain('the contacts of the CRM');
 
-    await page.click('#operations-tag-people');
+    await page.click('#operations-tag-people', opened);
     await page.waitForSelector('#operations-people-findManyPeople');
     const ids = await page
       .locator('.opblock-tag-section.is-open .opblock')
@@ -79,7 +83,7 @@ if (!runs)
       'restoreManyPeopleAlias',
     ]);
     // the import of the collection shows its parameters and its two bodies
-    await page.click('#operations-people-importPeople .opblock-summary');
+    await page.click('#operations-people-importPeople .opblock-summary', opened);
     await page.waitForSelector('#operations-people-importPeople .parameters');
     const names = await page.locator('#operations-people-importPeople .parameter__name').allInnerTexts();
     for (const name of ['operation', 'atomic', 'dry_run', 'delimiter', 'Prefer', 'Idempotency-Key'])
@@ -87,7 +91,8 @@ if (!runs)
     expect(await page.locator('#operations-people-importPeople .body-param-content-type select').innerText()).toMatch(
       /text\/csv[\s\S]*application\/x-ndjson/,
     );
-    await page.click('#operations-people-importPeople .opblock-summary');
+    await page.click('#operations-people-importPeople .opblock-summary', opened);
+    await page.waitForSelector('#operations-people-importPeople .parameters', { state: 'detached' });
     const deprecated = await page
       .locator('.opblock-tag-section.is-open .opblock-deprecated')
       .evaluateAll((blocks) => blocks.map((b) => b.id));
@@ -103,6 +108,7 @@ if (!runs)
 
   it('lists the 38 collections, search, changes and imports, authorizes with a key and runs "try it out" on GET /people', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.setDefaultTimeout(60_000); // the whole suite shares two CPU cores with the other jest workers in CI
     const external: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(t.baseUrl.replace('/rest', ''))) external.push(request.url());
@@ -121,11 +127,13 @@ if (!runs)
     await page.click('.modal-ux button[type=submit]');
     await page.click('.modal-ux button.btn-done');
 
-    await page.click('#operations-tag-people');
+    await page.click('#operations-tag-people', opened);
     await page.waitForSelector('#operations-people-findManyPeople');
-    await page.click('#operations-people-findManyPeople .opblock-summary');
-    await page.click('#operations-people-findManyPeople button.try-out__btn');
-    await page.click('#operations-people-findManyPeople button.execute');
+    await page.click('#operations-people-findManyPeople .opblock-summary', opened);
+    await page.waitForSelector('#operations-people-findManyPeople button.try-out__btn');
+    await page.click('#operations-people-findManyPeople button.try-out__btn', opened);
+    await page.waitForSelector('#operations-people-findManyPeople button.execute');
+    await page.click('#operations-people-findManyPeople button.execute', opened);
     const status = page
       .locator('#operations-people-findManyPeople .live-responses-table tbody .response-col_status')
       .first();
@@ -140,5 +148,5 @@ if (!runs)
     mkdirSync(OUTPUT, { recursive: true });
     await page.screenshot({ path: join(OUTPUT, 'swagger-ui-get-people.png'), fullPage: false });
     expect(existsSync(join(OUTPUT, 'swagger-ui-get-people.png'))).toBe(true);
-  });
+  }, 240_000);
 });
