@@ -607,7 +607,16 @@ async function main() {
     await reset(db);
     const warmFile = join(dir, 'warm.csv');
     await writeLines(warmFile, csvLine(IMPORT_HEADER), 2000, (k) =>
-      csvLine([`W${k}`, 'Warm', `warm${k}@example.com`, '1', 'Paris', 'x', company(k % COMPANIES).domain]),
+      csvLine([
+        `W${k}`,
+        'Warm',
+        `warm${k}@example.com`,
+        '1',
+        'Paris',
+        'x',
+        company(k % COMPANIES).domain,
+        ...(PAD ? ['x'] : []),
+      ]),
     );
     warmPeakMb = (await importOnce(service, token, 'warm-up (2,000 rows)', warmFile, 'atomic=false', 2000)).rssPeakMb;
 

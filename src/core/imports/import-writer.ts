@@ -4,7 +4,6 @@ import { RecordEventBus } from '../events/event-bus';
 import { adminAccess } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { Row } from '../model/record';
-import { RecordEvent, recordEvent } from '../model/record-events';
 import { insertRows } from '../records/insert-rows';
 import type { EventfulWrite } from '../repository/eventful-write';
 import { RecordCodecs } from '../repository/record-codecs';
@@ -77,6 +76,7 @@ export class ImportWriter {
       tx,
       ids,
       values.filter((k) => k.values.length > 0),
+      'keys',
     );
     const own = this.repositories.steps(meta, actor.access);
     const outside = await own.outsideScope(
@@ -120,7 +120,6 @@ export class ImportWriter {
         });
       } else creates.push(row);
     }
-    const events: RecordEvent[] = [];
     const written: { row: ImportRow; id: string; updated?: boolean }[] = [];
     const codec = this.codecs.of(meta);
     const inserts = operation === 'upsert' ? this.rowChecks.asCreates(meta, creates, reject) : creates;
@@ -169,20 +168,18 @@ export class ImportWriter {
         });
         return change;
       });
-      // a check without a row filter counts what the write would do without writing (as its creates)
-      const patch =
+      // the patch and its events in one statement; a check without a row filter counts what the
+      // write would do without writing (as its creates), one with a row filter writes without events
+      const patch = this.repositories.writes(meta, undefined).patch([...columns], changes);
+      const patched =
         check && !scoped
           ? everyRow.previewPatch(tx, [...columns], changes)
-          : everyRow.patchEach(tx, [...columns], changes);
-      const after = new Map((await patch).map((row) => [row.id as string, row]));
+          : check
+            ? everyRow.writeWithoutEvents(tx, patch)
+            : this.events.write(tx, patch, actor);
+      const changed = new Map((await patched).map((row) => [row.id as string, row.__changed === true]));
       for (const { row, target } of updates) {
-        const previous = codec.toRecord(target);
-        const current = codec.toRecord(after.get(target.id as string)!);
-        const updated = recordEvent(meta, 'updated', { ...previous, deletedAt: current.deletedAt }, current);
-        const restored = previous.deletedAt !== null;
-        if (restored) events.push(recordEvent(meta, 'restored', undefined, current));
-        if (updated.updatedFields!.length > 0) events.push(updated);
-        if (restored || updated.updatedFields!.length > 0) outcome.updated++;
+        if (changed.get(target.id as string)) outcome.updated++;
         else outcome.unchanged++;
         written.push({ row, id: target.id as string, updated: true });
       }
@@ -192,7 +189,6 @@ export class ImportWriter {
       written.filter((w) => !outside.has(w.id)).map((w) => w.id),
     );
     if (escaped.size > 0) throw new ForbiddenRows(written.filter((w) => escaped.has(w.id)).map((w) => w.row.line));
-    if (!check) await this.events.record(tx, events, actor);
     for (const { row, id, updated } of written) {
       // an updated record may be named by other keys in a later row: its id is remembered too
       const named = identities(row.record!, keys);

@@ -9,7 +9,8 @@ export const REDACTED_SQL = `'"[redacted]"'::jsonb`;
 /** ISO 8601 UTC with milliseconds, as `toIsoTimestamp` prints it in Node. */
 const isoSql = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-function valueSql(col: StorageColumn, ref: string): string {
+/** The value of a stored column in the event copy of a record (its JSON value, before the object is built). */
+export function valueSql(col: StorageColumn, ref: string): string {
   switch (col.type) {
     case 'DATE_TIME':
       return isoSql(ref);

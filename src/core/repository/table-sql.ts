@@ -46,6 +46,14 @@ export class TableSql {
     return json;
   }
 
+  /** The fields stored in some of `columns` (the only fields a write of those columns can change), in declaration order. */
+  fieldsOf(columns: string[]): string[] {
+    const assigned = new Set(columns);
+    return this.meta.fields
+      .filter((f) => this.meta.columnsByField.get(f.name)!.some((c) => assigned.has(c.column)))
+      .map((f) => f.name);
+  }
+
   /** The SQL type of a stored column, for typed record sets (`jsonb_to_recordset`). */
   sqlType(column: string): string {
     if (column === 'id') return 'uuid';

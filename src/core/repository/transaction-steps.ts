@@ -5,6 +5,7 @@ import { Row } from '../model/record';
 import { LIVE, RecordScope, whereSql } from '../query/filter-sql';
 import type { ResolvedFilter } from '../model/checked-filter';
 import { SqlParams } from '../query/sql-params';
+import { EventfulWrite, eventfulStatementSql } from './eventful-write';
 import { RowScope, scoped } from './row-scope';
 import { patchSql } from './patch-statements';
 import { TableSql } from './table-sql';
@@ -116,9 +117,15 @@ export class TransactionSteps {
 
   /**
    * Records (live or soft-deleted) whose id is one of `ids` or whose unique column holds one of
-   * the given values, locked for the transaction: the candidates of an upsert.
+   * the given values, locked for the transaction: the candidates of an upsert. `keys`: only their
+   * id, deletedAt and key columns (what matching needs).
    */
-  lockByKeys(tx: Queryable, ids: string[], keys: { column: string; values: string[] }[]): Promise<Row[]> {
+  lockByKeys(
+    tx: Queryable,
+    ids: string[],
+    keys: { column: string; values: string[] }[],
+    read: 'records' | 'keys' = 'records',
+  ): Promise<Row[]> {
     const values: unknown[] = [ids];
     const conditions = ['"id" = ANY($1::uuid[])'];
     for (const key of keys) {
@@ -127,10 +134,11 @@ export class TransactionSteps {
     }
     const any = conditions.join(' OR ');
     const scope = this.scope ? scoped(this.scope, `(${any})`, values) : { where: any, values };
-    return tx.query(
-      `SELECT ${this.table.selectList} FROM ${this.table.name} WHERE ${scope.where} FOR UPDATE`,
-      scope.values,
-    );
+    const columns =
+      read === 'records'
+        ? this.table.selectList
+        : ['id', 'deletedAt', ...keys.map((key) => key.column)].map(q).join(', ');
+    return tx.query(`SELECT ${columns} FROM ${this.table.name} WHERE ${scope.where} FOR UPDATE`, scope.values);
   }
 
   /** Takes transaction-scoped advisory locks on 64-bit keys, in one order (so two writers never deadlock). */
@@ -168,9 +176,14 @@ export class TransactionSteps {
     return tx.query(patchSql(this.table, columns, 'write'), [JSON.stringify(changes)]);
   }
 
-  /** The rows `patchEach` would leave, without writing (the records named by `changes` need not be locked). */
+  /** Without writing: the `id` of each record `patchEach` would patch and whether it would change (`__changed`). */
   previewPatch(tx: Queryable, columns: string[], changes: Record<string, unknown>[]): Promise<Row[]> {
     return tx.query(patchSql(this.table, columns, 'preview'), [JSON.stringify(changes)]);
+  }
+
+  /** Runs a write without recording its events (a check that is rolled back); its answer. */
+  writeWithoutEvents(tx: Queryable, write: EventfulWrite): Promise<Row[]> {
+    return tx.query(eventfulStatementSql(write, [], []), write.params.values);
   }
 
   /**

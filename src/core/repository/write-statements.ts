@@ -4,6 +4,7 @@ import { ResolvedFilter } from '../query/resolve-filter';
 import { SqlParams } from '../query/sql-params';
 import { diffSql, eventsOfSql, updatedEventsSql } from './event-rows';
 import { EventfulWrite } from './eventful-write';
+import { PatchSql } from './patch-statements';
 import { RowScope } from './row-scope';
 import { TableSql } from './table-sql';
 
@@ -101,10 +102,7 @@ export class WriteStatements {
     }
     const sets = columns.map((c, i) => `${q(c)} = ${params.add(values[i])}`).concat('"updatedAt" = now()');
     const updated = `UPDATE ${this.table.name} t SET ${sets.join(', ')} FROM b WHERE t."id" = b."id"${guard} RETURNING ${this.table.selectListOfT}, b."json" AS "__before"`;
-    const assigned = new Set(columns);
-    const fields = meta.fields
-      .filter((f) => meta.columnsByField.get(f.name)!.some((c) => assigned.has(c.column)))
-      .map((f) => f.name);
+    const fields = this.table.fieldsOf(columns);
     const changes = `SELECT u."id", u."__before" AS "before", ${this.table.recordJson('u')} AS "after" FROM u`;
     const diffs = `SELECT c.*, ${diffSql('c."before"', 'c."after"', fields)} AS "diff" FROM c`;
     // materialized: each record copy is built once, not once per reference
@@ -115,6 +113,41 @@ export class WriteStatements {
       `d AS MATERIALIZED (${diffs})`,
     ];
     return this.fenced(this.write(ctes, updatedEventsSql(meta, fields), params, { prepared: 'ids' in target }));
+  }
+
+  /**
+   * Patches each record named by `changes` with its own columns (PatchSql: one JSON record set
+   * whatever their number; the records locked beforehand), with the events of what changed: the
+   * `restored` event of a soft-deleted record, then its `updated` event when a field's value
+   * differs. Answers each record's id and whether it changed (`__changed`).
+   */
+  patch(columns: string[], changes: Record<string, unknown>[]): EventfulWrite {
+    const params = new SqlParams();
+    const patch = new PatchSql(this.table, columns);
+    const fields = this.table.fieldsOf(columns);
+    const before = `SELECT t."id", ${this.table.recordJson('t')} AS "json", t."deletedAt" IS NOT NULL AS "restored" FROM ${this.table.name} t JOIN r ON t."id" = r."__id"`;
+    const updated =
+      `UPDATE ${this.table.name} AS t SET ${patch.assignments()} FROM r JOIN b ON b."id" = r."__id" ` +
+      `WHERE t."id" = r."__id" RETURNING ${this.table.selectListOfT}, b."json" AS "__before", b."restored" AS "__restored"`;
+    // the copy before an update is the record restored (the `restored` event tells the restore)
+    const copies = `SELECT u."id", u."__restored" AS "restored", u."__before" || '{"deletedAt": null}'::jsonb AS "before", ${this.table.recordJson('u')} AS "after" FROM u`;
+    const ctes = [
+      `r AS MATERIALIZED (SELECT * FROM ${patch.changes(params.add(JSON.stringify(changes)))})`,
+      `b AS MATERIALIZED (${before})`,
+      `u AS (${updated})`,
+      `c AS MATERIALIZED (${copies})`,
+      `d AS MATERIALIZED (SELECT c.*, ${diffSql('c."before"', 'c."after"', fields)} AS "diff" FROM c)`,
+    ];
+    const restored = eventsOfSql(
+      this.table.meta,
+      'restored',
+      '(SELECT * FROM c WHERE c."restored")',
+      'NULL::jsonb',
+      'r."after"',
+    );
+    const events = `${restored} UNION ALL ${updatedEventsSql(this.table.meta, fields)}`;
+    const answer = { columns: `"id", "restored" OR "diff" <> '{}'::jsonb AS "__changed"`, from: 'd', orderBy: '"id"' };
+    return this.fenced(this.write(ctes, events, params, { answer, prepared: true }));
   }
 
   /**
