@@ -24,7 +24,7 @@ export class Company {
   @LinksField({ unique: true })
   domainName?: Links;
 
-  @NumberField({ nullable: true })
+  @NumberField({ nullable: true, indexed: true })
   employees?: number | null;
 
   @LinksField({ nullable: true })
@@ -33,10 +33,10 @@ export class Company {
   @LinksField({ nullable: true })
   xLink?: Links | null;
 
-  @CurrencyField({ nullable: true })
+  @CurrencyField({ nullable: true, indexed: ['amountMicros'] })
   annualRecurringRevenue?: Currency | null;
 
-  @AddressField({ nullable: true })
+  @AddressField({ nullable: true, indexed: ['addressCity'] })
   address?: Address | null;
 
   @BooleanField({ default: false })

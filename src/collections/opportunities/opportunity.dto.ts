@@ -19,13 +19,13 @@ export class Opportunity {
   @TextField()
   name?: string;
 
-  @CurrencyField({ nullable: true })
+  @CurrencyField({ nullable: true, indexed: ['amountMicros'] })
   amount?: Currency | null;
 
-  @DateTimeField({ nullable: true })
+  @DateTimeField({ nullable: true, indexed: true })
   closeDate?: string | null;
 
-  @SelectField(OPPORTUNITY_STAGE_OPTIONS, { description: 'Indexed', default: 'NEW' })
+  @SelectField(OPPORTUNITY_STAGE_OPTIONS, { description: 'Indexed', default: 'NEW', indexed: true })
   stage?: string;
 
   @PositionField()

@@ -30,7 +30,7 @@ export class Person {
   @LinksField({ nullable: true })
   xLink?: Links | null;
 
-  @TextField()
+  @TextField({ indexed: true })
   jobTitle?: string;
 
   @TextField({ deprecated: true, nullable: true })
@@ -39,7 +39,7 @@ export class Person {
   @PhonesField({ nullable: true })
   phones?: Phones | null;
 
-  @TextField()
+  @TextField({ indexed: true })
   city?: string;
 
   @TextField({ description: 'Image identifier' })

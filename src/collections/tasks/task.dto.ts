@@ -29,10 +29,10 @@ export class Task {
   @RichTextV2Field({ nullable: true, default: null })
   bodyV2?: RichTextV2 | null;
 
-  @DateTimeField({ nullable: true })
+  @DateTimeField({ nullable: true, indexed: true })
   dueAt?: string | null;
 
-  @SelectField(TASK_STATUS_OPTIONS, { nullable: true, default: 'TODO' })
+  @SelectField(TASK_STATUS_OPTIONS, { nullable: true, default: 'TODO', indexed: true })
   status?: string | null;
 
   @ActorField({

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { Column, ColumnOptions, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { getFieldDefinitions } from '../fields/field-definition';
+import { FieldDefinition, getFieldDefinitions, isComposite } from '../fields/field-definition';
 import { isArrayColumn, StorageColumn, storageColumnsOf } from '../fields/storage-columns';
 import type { CollectionDefinition } from '../model/collection-definition';
 import { RECORD_ENTITY_KEY, RecordEntityOptions, recordEntityOptions } from '../model/record-entity-options';
@@ -98,6 +98,25 @@ function declareDuplicateIndexes(entity: Type, criteria: string[][]): void {
   criteria.forEach((_, i) => Index(duplicateIndexName(table, i), { synchronize: false })(entity));
 }
 
+/** Name of the partial (column, id) index of a column indexed for filtering (FieldDefinition.indexed). */
+export function filterIndexName(table: string, column: string): string {
+  return `IDX_${table}_${column}_live`;
+}
+
+/** The stored columns a field's `indexed` option names: its column, or the named sub-fields' columns. */
+export function indexedColumns(field: FieldDefinition): string[] {
+  const columns = storageColumnsOf(field);
+  const { indexed } = field;
+  if (!indexed) return [];
+  if (indexed === true && !isComposite(field.type)) return [columns[0].column];
+  const named = indexed === true ? [] : columns.filter((c) => c.sub && indexed.includes(c.sub.name));
+  if (indexed === true || named.length !== indexed.length)
+    throw new Error(
+      `${field.name}: indexed names the sub-fields of a composite to index, among ${columns.map((c) => c.sub!.name).join(', ')}`,
+    );
+  return named.map((c) => c.column);
+}
+
 /** Name of the (column NULLS FIRST, id) index of a nullable sort column (created by a hand-written migration). */
 export function nullsFirstSortIndexName(table: string, column: string): string {
   return `IDX_${table}_${column}_nulls_first`;
@@ -144,6 +163,8 @@ export function RecordEntity(options: RecordEntityOptions): ClassDecorator {
         const column = storageColumnsOf(field)[0].column;
         Index([column], { unique: true, where: `"deletedAt" IS NULL AND "${column}" <> ''` })(target);
       }
+      for (const column of indexedColumns(field))
+        Index(filterIndexName(options.table, column), [column, 'id'], { where: '"deletedAt" IS NULL' })(target);
       const relation = field.relation;
       if (relation) {
         ManyToOne(() => resolveEntity(relation.target), {

@@ -134,6 +134,7 @@ function composite(type: CompositeFieldType, opts: FieldOptions<Record<string, u
       description: opts.description,
       deprecated: opts.deprecated,
       unique: opts.unique,
+      indexed: opts.indexed,
       system: opts.system,
       compositeClass: COMPOSITE_CLASSES[type],
     })(target, key);

@@ -64,6 +64,12 @@ export interface FieldDefinition {
   /** Allowed values of SELECT / MULTI_SELECT / RATING. */
   options?: readonly string[];
   unique?: boolean;
+  /**
+   * Indexed for filtering (API.md section 18): a partial index `(column, id) WHERE "deletedAt" IS
+   * NULL`, which answers a filter on the field and the count of its matches from the index alone.
+   * `true` on a scalar field; the sub-fields to index on a composite (`['amountMicros']`).
+   */
+  indexed?: boolean | readonly string[];
   /** System field (position, avatarUrl...): writable, but managed by clients of the UI. */
   system?: boolean;
   deprecated?: boolean;

@@ -15,6 +15,8 @@ export interface FieldOptions<T = unknown> {
   deprecated?: boolean;
   system?: boolean;
   unique?: boolean;
+  /** Indexed for filtering (FieldDefinition.indexed): `true`, or the sub-fields of a composite. */
+  indexed?: boolean | readonly string[];
   example?: unknown;
   /** Set by the service only: returned, never accepted in a write body (FieldDefinition.readOnly). */
   readOnly?: boolean;

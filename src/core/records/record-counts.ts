@@ -6,7 +6,9 @@ import { CollectionCatalog } from '../model/collection-catalog';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { filterRelationTables, ResolvedFilter } from '../query/resolve-filter';
+import { RecordRepository } from '../repository/record-repository';
 import { Repositories } from '../repository/repositories';
+import { LiveCounts } from './live-counts';
 
 /**
  * How totalCount is computed (`Prefer: count=...`, API.md sections 4 and 18): exact (default),
@@ -31,41 +33,58 @@ export class RecordCounts {
     private readonly repositories: Repositories,
     private readonly cache: CountCache,
     private readonly catalog: CollectionCatalog,
+    private readonly live: LiveCounts,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * The counter of a list of `meta` filtered by `filter`. A cached exact count is kept with the
-   * versions of every collection the filter reads: its own, and those its relation paths go through
-   * (a people count filtered by `company.employees` changes when a company does).
-   */
+  /** The counter of a list of `meta` filtered by `filter`, read with `access`. */
   counter(meta: CollectionMeta, mode: CountMode, filter: ResolvedFilter | undefined, access: Access): Counter {
     const repository = this.repositories.of(meta, access);
     // a key limited to some rows counts only them: its counts are cached apart
     const scope = repository.scope ? `${repository.scope.key}\u0000` : '';
-    switch (mode) {
-      case 'none':
-        return async () => ({ totalCount: null });
-      case 'estimated':
-        // exact up to the limit (a count that stops at limit + 1); above it the planner's estimate,
-        // never below limit + 1: an estimate is never given where the exact number is cheap
-        return async (where, values) => {
-          const upTo = await repository.countUpTo(this.db, where, values, this.config.countExactLimit);
-          if (upTo <= this.config.countExactLimit) return { totalCount: upTo, estimated: false };
-          const estimate = await repository.estimate(this.db, where, values);
-          return { totalCount: Math.max(estimate, upTo), estimated: true };
-        };
-      default: {
-        const reads = [
-          meta.plural,
-          ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
-        ];
-        return async (where, values) => ({
-          totalCount: await this.cache.count(reads, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
-            repository.count(this.db, where, values),
-          ),
-        });
-      }
-    }
+    if (mode === 'none') return async () => ({ totalCount: null });
+    const counter = mode === 'estimated' ? this.estimated(repository) : this.exact(meta, filter, scope, repository);
+    // every live record (no filter, a key that reads every row): the maintained count, exact in both modes
+    if (filter !== undefined || repository.scope) return counter;
+    const flag = mode === 'estimated' ? { estimated: false } : {};
+    return async (where, values) => {
+      const live = await this.live.count(meta);
+      return live === undefined ? counter(where, values) : { totalCount: live, ...flag };
+    };
+  }
+
+  /**
+   * Exact up to the limit (a count that stops at limit + 1); above it the planner's estimate,
+   * never below limit + 1: an estimate is never given where the exact number is cheap.
+   */
+  private estimated(repository: RecordRepository): Counter {
+    return async (where, values) => {
+      const upTo = await repository.countUpTo(this.db, where, values, this.config.countExactLimit);
+      if (upTo <= this.config.countExactLimit) return { totalCount: upTo, estimated: false };
+      const estimate = await repository.estimate(this.db, where, values);
+      return { totalCount: Math.max(estimate, upTo), estimated: true };
+    };
+  }
+
+  /**
+   * A cached exact count is kept with the versions of every collection the filter reads: its own,
+   * and those its relation paths go through (a people count filtered by `company.employees`
+   * changes when a company does).
+   */
+  private exact(
+    meta: CollectionMeta,
+    filter: ResolvedFilter | undefined,
+    scope: string,
+    repository: RecordRepository,
+  ): Counter {
+    const reads = [
+      meta.plural,
+      ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
+    ];
+    return async (where, values) => ({
+      totalCount: await this.cache.count(reads, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
+        repository.count(this.db, where, values),
+      ),
+    });
   }
 }

@@ -11,6 +11,7 @@ import { Repositories } from '../repository/repositories';
 import { KeyRing, loadMasterKey } from '../security/keys';
 import { SecretBox } from '../security/secret-box';
 import { RecordBulkWrites } from './bulk-writes';
+import { LiveCounts } from './live-counts';
 import { RecordCounts } from './record-counts';
 import { RecordMerges } from './record-merges';
 import { RecordUpserts } from './record-upserts';
@@ -98,6 +99,7 @@ export class RecordsModule {
         ImportEvents,
         CountsAtStart,
         RecordCounts,
+        LiveCounts,
         WriteUnit,
         RecordChecks,
         RecordReferences,
