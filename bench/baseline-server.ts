@@ -314,6 +314,7 @@ const companies = collection({
     employees: { column: 'employees', type: 'number', def: null },
     name: { column: 'name', type: 'text', def: '' },
     position: { column: 'position', type: 'number', def: 0 },
+    idealCustomerProfile: { column: 'idealCustomerProfile', type: 'text', def: false },
   },
   duplicateCriteria: [[['name', 'name']], [['domainName.primaryLinkUrl', 'domainNamePrimaryLinkUrl']]],
   unique: { field: 'domainName', sub: 'primaryLinkUrl', column: 'domainNamePrimaryLinkUrl' },
@@ -962,7 +963,12 @@ async function findMany(c: Collection, params: URLSearchParams, countNone: boole
       `SELECT ${c.selectList} FROM "${c.table}" WHERE ${conditions.join(' AND ')} ORDER BY ${sort} LIMIT ${limit + 1}`,
       values,
     ),
-    countNone ? undefined : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
+    countNone
+      ? undefined
+      : filter === null
+        ? // every live record: the sum of the live-count deltas, as the service reads it
+          query(`SELECT coalesce(sum("delta"), 0)::float8 AS "count" FROM "_live_counts" WHERE "table" = $1`, [c.table])
+        : query(`SELECT count(*) AS count FROM "${c.table}" ${countWhere}`, countValues),
   ]);
   const page = rows.slice(0, limit);
   const records = await shape(

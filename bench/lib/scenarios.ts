@@ -172,6 +172,55 @@ export const SCENARIOS: Scenario[] = [
     request: (_d, i) => ({ method: 'GET', path: listCompanies(i) }),
   },
   {
+    name: 'list-all',
+    description:
+      'GET /rest/companies?limit=60&depth=0, no filter, with the exact totalCount of every live company (maintained live counts), 1 connection',
+    compare: 'json',
+    connections: 1,
+    explain: 1,
+    request: () => ({ method: 'GET', path: '/rest/companies?limit=60&depth=0' }),
+  },
+  {
+    name: 'list-indexed',
+    description:
+      'list with the exact totalCount filtered on a field indexed for filtering, 1 connection: people city[eq]:X (12 cities, 2.7-18 % of rows) and companies employees[gte]:N (28-73 %) in turn',
+    compare: 'json',
+    connections: 1,
+    explain: 2,
+    request: (_d, i) => ({
+      method: 'GET',
+      path:
+        i % 2 === 0
+          ? `/rest/people?limit=60&depth=0&filter=${q(`city[eq]:"${LIST_CITIES[(i / 2) % LIST_CITIES.length]}"`)}`
+          : listCompanies((i - 1) / 2),
+    }),
+  },
+  {
+    name: 'list-unindexed',
+    description:
+      'GET /rest/companies?limit=60&depth=0&filter=idealCustomerProfile[eq]:true (a field without an index, 10 % of rows) with the exact totalCount, 1 connection',
+    compare: 'json',
+    connections: 1,
+    explain: 1,
+    request: () => ({
+      method: 'GET',
+      path: `/rest/companies?limit=60&depth=0&filter=${q('idealCustomerProfile[eq]:true')}`,
+    }),
+  },
+  {
+    name: 'list-unindexed-est',
+    description:
+      'list-unindexed with Prefer: count=estimated (more than COUNT_EXACT_LIMIT match: a count that stops at the limit + 1, then the planner estimate; the baseline counts exactly), 1 connection',
+    compare: 'json',
+    ignoreKeys: ['totalCount', 'totalCountEstimated'],
+    connections: 1,
+    request: () => ({
+      method: 'GET',
+      path: `/rest/companies?limit=60&depth=0&filter=${q('idealCustomerProfile[eq]:true')}`,
+      headers: { prefer: 'count=estimated' },
+    }),
+  },
+  {
     name: 'get-d0-role',
     description: 'get-d0 with the key of a role with one grant per collection (the access checks of roles)',
     compare: 'json',
