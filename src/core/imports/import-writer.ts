@@ -30,7 +30,7 @@ const forbidden = (line: number): RowError => ({
  * Writes one checkpoint of an import (API.md section 17) in the caller's transaction, set-based:
  * relations by unique value resolved and join columns checked (one statement per relation
  * column), duplicates within the file found (one), the records the rows name locked (one), the
- * creates inserted and the updates patched (one each), their events recorded (one), the key's row
+ * creates inserted and the updates patched, each with its events (one each), the key's row
  * filter checked (one). A fixed number of statements whatever the rows' number; never one per row.
  */
 @Injectable()
