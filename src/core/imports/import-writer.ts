@@ -201,8 +201,12 @@ export class ImportWriter {
     return outcome;
   }
 
-  /** The bulk create's statement with its events, its rows bound as one JSON value (its text the same for the same columns). */
+  /**
+   * The bulk create's statement with its events, its rows bound as one JSON value (its text the
+   * same for the same columns), answering the ids alone: the records are not read back.
+   */
   private createWrite(meta: CollectionMeta, columns: string[], tuples: unknown[][]): EventfulWrite {
-    return this.repositories.writes(meta, undefined).createFromJson(columns, tuples);
+    const write = this.repositories.writes(meta, undefined).createFromJson(columns, tuples);
+    return { ...write, answer: { ...write.answer, columns: '"id"' } };
   }
 }
