@@ -8,14 +8,17 @@ import {
   LIVE_COUNTS_LOCK,
 } from '../repository/live-counts.statements';
 
-/** How often an instance sums the deltas of the live counts (a read sums the deltas appended since). */
+/** How often an instance sums the deltas of the live counts, when one of its reads found them many. */
 export const LIVE_COUNT_COMPACTION_MS = 5_000;
+/** A read that sums more delta rows than this asks for a compaction. */
+const MANY_DELTAS = 64;
 
 /**
  * The exact number of live records of a collection without counting them (live-count-triggers.ts):
  * the unfiltered `totalCount` of a list, read from the deltas its table's triggers append. A
  * table without those triggers (a collection whose migration did not add them) is not counted
- * here: its lists count with count(*). Every instance compacts the deltas on a timer.
+ * here: its lists count with count(*). An instance whose reads sum many deltas compacts them on
+ * its next tick (a workload that writes and never reads the counts leaves them to the first read).
  */
 @Injectable()
 export class LiveCounts implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,11 +26,14 @@ export class LiveCounts implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly counted = new Map<string, Promise<boolean>>();
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
+  private compactionNeeded = false;
 
   constructor(private readonly db: Db) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
+      if (!this.compactionNeeded) return;
+      this.compactionNeeded = false;
       this.compact().catch((error: Error) => this.logger.warn(`compaction failed: ${error.message}`));
     }, LIVE_COUNT_COMPACTION_MS);
     this.timer.unref();
@@ -47,7 +53,8 @@ export class LiveCounts implements OnApplicationBootstrap, OnApplicationShutdown
       counted.catch(() => this.counted.delete(meta.table)); // asked again next time
     }
     if (!(await counted)) return undefined;
-    const [row] = await this.db.query<{ count: number }>(LIVE_COUNT_SQL, [meta.table]);
+    const [row] = await this.db.query<{ count: number; rows: number }>(LIVE_COUNT_SQL, [meta.table]);
+    if (row.rows > MANY_DELTAS) this.compactionNeeded = true;
     return row.count;
   }
 

@@ -4,8 +4,8 @@ import { q } from '../database/sql';
 /** The advisory lock of compactions (one instance compacts at a time). */
 export const LIVE_COUNTS_LOCK = 0x4c49_5645; // 'LIVE'
 
-/** The live records of a table ($1: its name): the sum of its deltas (an index-only read of a few rows). */
-export const LIVE_COUNT_SQL = `SELECT coalesce(sum("delta"), 0)::float8 AS "count" FROM ${q(LIVE_COUNTS)} WHERE "table" = $1`;
+/** The live records of a table ($1: its name): the sum of its deltas, and how many rows it summed (an index read of a few rows). */
+export const LIVE_COUNT_SQL = `SELECT coalesce(sum("delta"), 0)::float8 AS "count", count(*)::int AS "rows" FROM ${q(LIVE_COUNTS)} WHERE "table" = $1`;
 
 /** Whether a table ($1: its name) is counted (it has the triggers that append its deltas). */
 export const COUNTED_SQL = `SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(quote_ident($1)) AND tgname = '${LIVE_COUNT_MARK}') AS "counted"`;
