@@ -5,6 +5,7 @@ import { Db } from '../../src/core/database/db';
 import { Http } from '../support/http';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { redisForSuite } from '../support/redis-server';
+import { countStatements } from '../support/statements';
 import { startTestApp, TestApp, TEST_ENCRYPTION_KEY } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
 
@@ -28,15 +29,7 @@ describe('totalCount', () => {
         `SELECT count(*)::int AS n FROM company WHERE employees >= 100 AND "deletedAt" IS NULL`,
       )
     )[0].n;
-  const countStatements = async (work: () => Promise<unknown>) => {
-    const spy = jest.spyOn(t.app.get(Db), 'query');
-    try {
-      await work();
-      return spy.mock.calls.filter(([sql]) => /SELECT count\(\*\)/.test(sql)).length;
-    } finally {
-      spy.mockRestore();
-    }
-  };
+  const counts = (work: () => Promise<unknown>) => countStatements(t.app.get(Db), /SELECT count\(\*\)/, work);
 
   beforeAll(async () => {
     // one instance: the cache keeps its versions in this process (on by default on PGlite only);
@@ -51,7 +44,7 @@ describe('totalCount', () => {
   });
 
   it('counts once while paging through one filter', async () => {
-    const statements = await countStatements(async () => {
+    const statements = await counts(async () => {
       let res = await t.http.get(`/companies?filter=${filter}&limit=5`);
       expect(res.body.totalCount).toBe(20);
       for (let page = 0; page < 3; page++) {
@@ -170,7 +163,7 @@ describe('totalCount', () => {
     const unknown = await t.http.get(`/companies?filter=${filter}`, { headers: { prefer: 'count=sometimes' } });
     expect(unknown.headers.get('preference-applied')).toBeNull();
     expect(unknown.body.totalCount).toBe(await truth());
-    const statements = await countStatements(() => t.http.get('/companies', { headers: { prefer: 'count=none' } }));
+    const statements = await counts(() => t.http.get('/companies', { headers: { prefer: 'count=none' } }));
     expect(statements).toBe(0);
   });
 
@@ -243,15 +236,7 @@ const redis = redisForSuite('counts-across-instances-redis');
       await other.listen(0, '127.0.0.1');
       const b = new Http(`${(await other.getUrl()).replace('[::1]', '127.0.0.1')}/rest`, t.token);
       const onB = async () => (await b.get(`/companies?filter=${filter}`)).body.totalCount as number;
-      const countsOnB = async (work: () => Promise<unknown>) => {
-        const spy = jest.spyOn(other!.get(Db), 'query');
-        try {
-          await work();
-          return spy.mock.calls.filter(([sql]) => /SELECT count\(\*\)/.test(sql)).length;
-        } finally {
-          spy.mockRestore();
-        }
-      };
+      const countsOnB = (work: () => Promise<unknown>) => countStatements(other!.get(Db), /SELECT count\(\*\)/, work);
       let first = 0;
       expect(await countsOnB(async () => (first = await onB()))).toBe(1);
       expect(first).toBe(await truth());

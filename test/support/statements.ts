@@ -7,7 +7,8 @@ const textOf = (config: unknown) => (typeof config === 'string' ? config : (conf
 /**
  * The statements of the instance's background work, which shares the pool with the requests:
  * the outboxes' workers (webhook deliveries, file removals and the sweep), the purge of expired
- * idempotency keys, the feed's retention and its notification after commits, the import worker.
+ * idempotency keys, the feed's retention and its notification after commits, the import worker,
+ * the compaction of the live counts.
  */
 const BACKGROUND = new RegExp(
   [
@@ -21,8 +22,21 @@ const BACKGROUND = new RegExp(
     // the import worker: its claim of a job (a transaction), its retention purge
     '^UPDATE "_imports"',
     '^DELETE FROM "_imports"',
+    // the compaction of the live-count deltas
+    '^WITH lock AS \\(SELECT pg_try_advisory_xact_lock',
   ].join('|'),
 );
+
+/** How many statements matching `pattern` the app's Db sent during `work` (a spy on Db.query). */
+export async function countStatements(db: Db, pattern: RegExp, work: () => Promise<unknown>): Promise<number> {
+  const spy = jest.spyOn(db, 'query');
+  try {
+    await work();
+    return spy.mock.calls.filter(([sql]) => pattern.test(sql)).length;
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 /**
  * Records the statements a request sends, to check that their number does not grow with the
