@@ -5,6 +5,7 @@ import { adminAccess } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { Row } from '../model/record';
 import { insertRows } from '../records/insert-rows';
+import { patchChanges } from '../records/patch-changes';
 import type { EventfulWrite } from '../repository/eventful-write';
 import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
@@ -156,24 +157,16 @@ export class ImportWriter {
       outcome.created += group.length;
     }
     if (updates.length > 0) {
-      const columns = new Set<string>();
-      const changes = updates.map(({ row, target }) => {
-        const { id: _id, ...fields } = row.record!;
-        const assigned = codec.updateAssignments(fields);
-        const change: Row = { __id: target.id, __set: assigned.columns.map((c) => c.column) };
-        assigned.columns.forEach((c, i) => {
-          columns.add(c.column);
-          const value = assigned.values[i];
-          change[c.column] = c.type === 'RAW_JSON' && typeof value === 'string' ? JSON.parse(value) : value;
-        });
-        return change;
-      });
+      const { columns, changes } = patchChanges(
+        codec,
+        updates.map(({ row, target }) => ({ id: target.id as string, fields: row.record! })),
+      );
       // the patch and its events in one statement; a check without a row filter counts what the
       // write would do without writing (as its creates), one with a row filter writes without events
-      const patch = this.repositories.writes(meta, undefined).patch([...columns], changes);
+      const patch = this.repositories.writes(meta, undefined).patch(columns, changes);
       const patched =
         check && !scoped
-          ? everyRow.previewPatch(tx, [...columns], changes)
+          ? everyRow.previewPatch(tx, columns, changes)
           : check
             ? everyRow.writeWithoutEvents(tx, patch)
             : this.events.write(tx, patch, actor);

@@ -13,6 +13,7 @@ import { RecordCodecs } from '../repository/record-codecs';
 import { Repositories } from '../repository/repositories';
 import { validateRecord } from '../validation/record-body';
 import { insertRows } from './insert-rows';
+import { patchChanges } from './patch-changes';
 import { RecordShaper } from './record-shaper';
 import { planUpsert, UniqueKey, uniqueKeys } from './upsert-plan';
 import { CreateOptions, CreateResult, WriteUnit } from './write-unit';
@@ -112,22 +113,11 @@ export class RecordUpserts {
     const updates = items.flatMap((item, index) => (targets[index] ? [{ index, id: targets[index]!, item }] : []));
     if (updates.length > 0) {
       const before = new Map(candidates.map((row) => [row.id as string, row]));
-      const columns = new Set<string>();
-      const changes = updates.map(({ id, item }) => {
-        const { id: _id, ...fields } = item;
-        const assigned = codec.updateAssignments(fields);
-        const change: Row = { __id: id, __set: assigned.columns.map((c) => c.column) };
-        assigned.columns.forEach((c, i) => {
-          columns.add(c.column);
-          // record sets are JSON: a JSON field is its value, not its text
-          change[c.column] =
-            c.type === 'RAW_JSON' && typeof assigned.values[i] === 'string'
-              ? JSON.parse(assigned.values[i] as string)
-              : assigned.values[i];
-        });
-        return change;
-      });
-      const after = new Map((await steps.patchEach(tx, [...columns], changes)).map((row) => [row.id as string, row]));
+      const { columns, changes } = patchChanges(
+        codec,
+        updates.map(({ id, item }) => ({ id, fields: item })),
+      );
+      const after = new Map((await steps.patchEach(tx, columns, changes)).map((row) => [row.id as string, row]));
       for (const { index, id } of updates) {
         const row = after.get(id)!;
         result.set(index, row);
