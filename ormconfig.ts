@@ -6,6 +6,8 @@ import { dataSourceOptions } from './src/core/database/data-source-options';
 
 /**
  * The DataSource of the TypeORM CLI (npm run migration:generate|run|revert): the same options
- * as the application, on DATABASE_URL or on the embedded database in DATA_DIR.
+ * as the application, on DATABASE_DIRECT_URL (else DATABASE_URL) or on the embedded database in DATA_DIR.
  */
-export default new DataSource(dataSourceOptions(loadConfig(process.env, { forMigrations: true }), DATABASE_SCHEMA));
+export default new DataSource(
+  dataSourceOptions(loadConfig(process.env, { forMigrations: true }), DATABASE_SCHEMA, undefined, { direct: true }),
+);

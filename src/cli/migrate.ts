@@ -9,7 +9,9 @@ import { runMigrations } from '../core/database/migrate';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { forMigrations: true });
   const embedded = config.databaseUrl ? undefined : openEmbeddedDatabase(config.dataDir);
-  const dataSource = await new DataSource(dataSourceOptions(config, DATABASE_SCHEMA, embedded)).initialize();
+  const dataSource = await new DataSource(
+    dataSourceOptions(config, DATABASE_SCHEMA, embedded, { direct: true }),
+  ).initialize();
   try {
     const applied = await runMigrations(dataSource, { locked: !!config.databaseUrl });
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'no pending migration\n');

@@ -175,7 +175,8 @@ export class ChangeStreams implements BeforeApplicationShutdown {
       return;
     }
     const client = new Client({
-      connectionString: this.config.databaseUrl,
+      // never through a transaction-mode pooler, where a LISTEN hears nothing
+      connectionString: this.config.database.directUrl ?? this.config.databaseUrl,
       application_name: 'crm-record-service-listen',
     });
     client.on('notification', () => this.wake());

@@ -1,4 +1,5 @@
-import { loadConfig, parseByteSize } from './app-config';
+import { loadConfig } from './app-config';
+import { parseByteSize } from './env-reader';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -39,6 +40,28 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }, { forMigrations: true }).databaseUrl).toBe(
       'postgres://h/db',
     );
+  });
+
+  it('reads the pooler settings: transaction mode needs a direct URL and turns named statements off', () => {
+    const url = { DATABASE_URL: 'postgres://pgbouncer:6432/crm' };
+    expect(loadConfig(url, { forMigrations: true }).database).toEqual({
+      poolMode: 'session',
+      preparedStatements: true,
+      directUrl: undefined,
+    });
+    const pooled = { ...url, DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: 'postgres://primary/crm' };
+    expect(loadConfig(pooled, { forMigrations: true }).database).toEqual({
+      poolMode: 'transaction',
+      preparedStatements: false,
+      directUrl: 'postgres://primary/crm',
+    });
+    const named = { ...pooled, DATABASE_PREPARED_STATEMENTS: 'true' };
+    expect(loadConfig(named, { forMigrations: true }).database.preparedStatements).toBe(true);
+    expect(() => loadConfig({ ...url, DATABASE_POOL_MODE: 'transaction' }, { forMigrations: true })).toThrow(
+      /DATABASE_POOL_MODE=transaction needs DATABASE_DIRECT_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_POOL_MODE: 'statement' })).toThrow(/DATABASE_POOL_MODE must be one of/);
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://primary/crm' })).toThrow(/without DATABASE_URL/);
   });
 
   it('refuses private webhook targets unless WEBHOOK_ALLOW_PRIVATE_TARGETS is true', () => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DatabaseTierConfig, readDatabaseConfig } from './database-config';
 import { Env, EnvReader } from './env-reader';
 import { FilesConfig, FileStorageConfig, readFilesConfig, readFileStorageConfig } from './file-storage-config';
 
@@ -16,6 +17,8 @@ export interface AppConfig {
   host: string;
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl?: string;
+  /** Pooler mode, prepared statements and the direct connection (DATABASE_POOL_MODE...: database-config.ts). */
+  database: DatabaseTierConfig;
   /** Folder of the embedded database and its generated key (`DATA_DIR`, default ./data). */
   dataDir: string;
   /** Connections per process on a real PostgreSQL (`DB_POOL_SIZE`, default 10). */
@@ -120,34 +123,13 @@ function dataDirOf(raw: string): string {
   return raw.startsWith('memory://') ? raw : resolve(raw);
 }
 
-/** Parses a size such as `10mb`, `512kb` or `1048576` into bytes. */
-export function parseByteSize(raw: string): number | undefined {
-  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
-  if (!match) return undefined;
-  const unit = (match[2] ?? 'b').toLowerCase();
-  const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit as 'b'];
-  return Number(match[1]) * factor;
-}
-
 /**
  * Reads and checks the whole configuration; throws one error listing every problem.
  * `forMigrations` skips what only serving needs (the TypeORM CLI needs no encryption key).
  */
 export function loadConfig(env: Env = process.env, { forMigrations = false } = {}): AppConfig {
   const read = new EnvReader(env);
-  const importMaxRaw = read.string('IMPORT_MAX_BYTES', '1gb');
-  const importMaxBytes = parseByteSize(importMaxRaw);
-  if (importMaxBytes === undefined || importMaxBytes < 1)
-    read.problems.push(`IMPORT_MAX_BYTES must be a size such as 1gb or 1073741824 (got '${importMaxRaw}')`);
-  const bodyLimitRaw = read.string('BODY_LIMIT', '10mb');
-  const bodyLimitBytes = parseByteSize(bodyLimitRaw);
-  if (bodyLimitBytes === undefined || bodyLimitBytes < 1024) {
-    read.problems.push(`BODY_LIMIT must be a size such as 10mb or 1048576 (got '${bodyLimitRaw}')`);
-  }
-  const databaseUrl = read.optional('DATABASE_URL');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    read.problems.push('DATABASE_URL must start with postgres:// or postgresql://');
-  }
+  const { databaseUrl, database } = readDatabaseConfig(read);
   const encryptionKey = read.optional('ENCRYPTION_KEY');
   if (databaseUrl && !encryptionKey && !forMigrations) {
     read.problems.push(
@@ -162,6 +144,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     port: read.int('PORT', 3000, 0, 65535),
     host: read.string('HOST', '127.0.0.1'),
     databaseUrl,
+    database,
     dataDir,
     dbPoolSize: read.int('DB_POOL_SIZE', 10, 1, 1000),
     dbConnectTimeoutMs: read.int('DB_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
@@ -169,7 +152,7 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     migrationsRun: read.bool('MIGRATIONS_RUN', true),
     typeormLogging: read.bool('TYPEORM_LOGGING', false),
     encryptionKey,
-    bodyLimitBytes: bodyLimitBytes ?? 10 * 1024 * 1024,
+    bodyLimitBytes: read.size('BODY_LIMIT', '10mb', 1024, '10mb or 1048576'),
     batchMax: read.int('BATCH_MAX', 200, 1, 10_000),
     bulkMax: read.int('BULK_MAX', 10_000, 1, 100_000),
     pageSizeDefault: read.int('PAGE_SIZE_DEFAULT', 60, 1, pageSizeMax),
@@ -203,12 +186,12 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
     heapGrowthPercent: read.int('HEAP_GROWTH_PERCENT', 50, 0, 300),
     changesRetentionDays: read.int('CHANGES_RETENTION_DAYS', 7, 1, 36_500),
     changesTrimIntervalMs: read.int('CHANGES_TRIM_INTERVAL_MS', 60_000, 10, 86_400_000),
-    importMaxBytes: importMaxBytes ?? 1024 ** 3,
+    importMaxBytes: read.size('IMPORT_MAX_BYTES', '1gb', 1, '1gb or 1073741824'),
     importRetentionDays: read.int('IMPORT_RETENTION_DAYS', 7, 1, 36_500),
     importLeaseSeconds: read.int('IMPORT_LEASE_SECONDS', 30, 2, 3600),
     changesKeepAliveMs: read.int('CHANGES_KEEPALIVE_MS', 15_000, 10, 15_000),
     fileStorage: readFileStorageConfig(read, dataDir),
-    files: readFilesConfig(read, parseByteSize),
+    files: readFilesConfig(read),
   };
   if (read.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${read.problems.join('\n  - ')}`);

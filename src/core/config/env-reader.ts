@@ -36,6 +36,15 @@ export class EnvReader {
     return fallback;
   }
 
+  /** A size such as `10mb`, `512kb` or `1048576`, in bytes, at least `min`; `example` names a valid one. */
+  size(name: string, fallback: string, min: number, example: string): number {
+    const raw = this.string(name, fallback);
+    const bytes = parseByteSize(raw);
+    if (bytes !== undefined && bytes >= min) return bytes;
+    this.problems.push(`${name} must be a size such as ${example} (got '${raw}')`);
+    return parseByteSize(fallback) ?? min;
+  }
+
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -45,4 +54,13 @@ export class EnvReader {
     }
     return raw as T;
   }
+}
+
+/** Parses a size such as `10mb`, `512kb` or `1048576` into bytes. */
+export function parseByteSize(raw: string): number | undefined {
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  if (!match) return undefined;
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit as 'b'];
+  return Number(match[1]) * factor;
 }

@@ -108,11 +108,8 @@ export const DEFAULT_DENIED_TYPES = [
 ];
 
 /** Reads the FILE_* settings and PUBLIC_URL (problems go to `read.problems`). */
-export function readFilesConfig(read: EnvReader, parseSize: (raw: string) => number | undefined): FilesConfig {
-  const rawMax = read.string('FILE_MAX_BYTES', String(100 * 1024 * 1024));
-  const maxBytes = parseSize(rawMax);
-  if (maxBytes === undefined || maxBytes < 1)
-    read.problems.push(`FILE_MAX_BYTES must be a size such as 100mb or 104857600 (got '${rawMax}')`);
+export function readFilesConfig(read: EnvReader): FilesConfig {
+  const maxBytes = read.size('FILE_MAX_BYTES', '100mb', 1, '100mb or 104857600');
   const denied = read.optional('FILE_DENIED_TYPES');
   const publicUrl = read.optional('PUBLIC_URL');
   if (publicUrl !== undefined && !isHttpUrl(publicUrl))
@@ -123,7 +120,7 @@ export function readFilesConfig(read: EnvReader, parseSize: (raw: string) => num
   if (linkSecret !== undefined && linkSecret.length < 32)
     read.problems.push('FILE_LINK_SECRET must be at least 32 characters (generate one with: openssl rand -base64 32)');
   return {
-    maxBytes: maxBytes ?? 100 * 1024 * 1024,
+    maxBytes,
     deniedTypes: new Set(
       (denied ?? DEFAULT_DENIED_TYPES.join(','))
         .split(',')

@@ -3,11 +3,12 @@ import { Extension, PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { types as pgTypes } from 'pg';
+import { PoolConfig, types as pgTypes } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import type { CollectionDefinition } from '../model/collection-definition';
 import { bindCollectionEntities } from './record-entity';
+import { assertWritable } from './writable-primary';
 
 // The package types contrib/* as ECMAScript only; its CommonJS build is there at run time.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -48,12 +49,45 @@ export interface DatabaseSchema {
 }
 
 /**
- * The ONE definition of the database connection, used by the application and the TypeORM CLI.
- * With `DATABASE_URL`: a `pg` pool of `DB_POOL_SIZE` connections. Without: the embedded PGlite
- * database behind the same `pg` driver through PGlite's node-postgres adapter (a pool of one
- * connection, so transactions never interleave).
+ * The options of a `pg` pool on a PostgreSQL server. Session settings go as startup parameters,
+ * except through a transaction-mode pooler (`pooled`), which refuses them: there `Db` sets the
+ * statement timeout per transaction. Every new connection first checks that it reached a
+ * writable primary (a failover endpoint may still lead to a standby in recovery).
  */
-export function dataSourceOptions(config: AppConfig, schema: DatabaseSchema, embedded?: PGlite): DataSourceOptions {
+function serverPoolOptions(config: AppConfig, pooled: boolean): PoolConfig {
+  return {
+    max: config.dbPoolSize,
+    connectionTimeoutMillis: config.dbConnectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    types: typeParsers,
+    application_name: 'crm-record-service',
+    onConnect: assertWritable,
+    ...(pooled
+      ? {}
+      : {
+          statement_timeout: config.dbStatementTimeoutMs || undefined,
+          // JIT compiles a statement when its estimated cost is high; for this service's statements
+          // (a set-based write of 10,000 rows, an aggregate over 100,000) compiling costs more than
+          // it saves (900 ms of a 3.4 s update of 10,000 people), so it is off for its sessions
+          options: '-c TimeZone=UTC -c jit=off',
+        }),
+  };
+}
+
+/**
+ * The ONE definition of the database connection, used by the application and the TypeORM CLI.
+ * With `DATABASE_URL`: a `pg` pool of `DB_POOL_SIZE` connections (`direct`: on
+ * `DATABASE_DIRECT_URL` when set, for migrations). Without: the embedded PGlite database behind
+ * the same `pg` driver through PGlite's node-postgres adapter (a pool of one connection, so
+ * transactions never interleave).
+ */
+export function dataSourceOptions(
+  config: AppConfig,
+  schema: DatabaseSchema,
+  embedded?: PGlite,
+  { direct = false } = {},
+): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
     entities: [...bindCollectionEntities(schema.collections), ...schema.entities],
@@ -65,23 +99,9 @@ export function dataSourceOptions(config: AppConfig, schema: DatabaseSchema, emb
     logging: config.typeormLogging ? ('all' as const) : (['error'] as 'error'[]),
   };
   if (config.databaseUrl) {
-    return {
-      ...common,
-      url: config.databaseUrl,
-      extra: {
-        max: config.dbPoolSize,
-        connectionTimeoutMillis: config.dbConnectTimeoutMs,
-        idleTimeoutMillis: 30_000,
-        statement_timeout: config.dbStatementTimeoutMs || undefined,
-        keepAlive: true,
-        types: typeParsers,
-        application_name: 'crm-record-service',
-        // JIT compiles a statement when its estimated cost is high; for this service's statements
-        // (a set-based write of 10,000 rows, an aggregate over 100,000) compiling costs more than
-        // it saves (900 ms of a 3.4 s update of 10,000 people), so it is off for its sessions
-        options: '-c TimeZone=UTC -c jit=off',
-      },
-    };
+    const directUrl = direct ? config.database.directUrl : undefined;
+    const pooled = !directUrl && config.database.poolMode === 'transaction';
+    return { ...common, url: directUrl ?? config.databaseUrl, extra: serverPoolOptions(config, pooled) };
   }
   const pglite = embedded ?? openEmbeddedDatabase(config.dataDir);
   return {

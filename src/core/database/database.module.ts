@@ -49,6 +49,39 @@ export function poolOf(dataSource: DataSource): Pool {
 }
 
 /**
+ * Pending migrations, on `DATABASE_DIRECT_URL` when set (a transaction-mode pooler cannot hold
+ * the session lock that makes concurrent starts run them once), else on the service's pool.
+ */
+async function migrate(config: AppConfig, schema: DatabaseSchema, dataSource: DataSource): Promise<void> {
+  if (!config.database.directUrl) {
+    await runMigrations(dataSource, { locked: !!config.databaseUrl });
+    return;
+  }
+  const direct = await new DataSource(dataSourceOptions(config, schema, undefined, { direct: true })).initialize();
+  try {
+    await runMigrations(direct, { locked: true });
+  } finally {
+    await direct.destroy();
+  }
+}
+
+/**
+ * Through a transaction-mode pooler a single statement outside a transaction runs under the
+ * server's own `statement_timeout` (a pooler passes no per-client setting): say so at start when
+ * that is none while DB_STATEMENT_TIMEOUT_MS asks for one.
+ */
+async function warnWithoutTimeout(db: Db, config: AppConfig): Promise<void> {
+  if (!config.dbStatementTimeoutMs) return;
+  const [{ statement_timeout: timeout }] = await db.query<{ statement_timeout: string }>('SHOW statement_timeout');
+  if (timeout === '0')
+    new Logger('Database').warn(
+      `DATABASE_POOL_MODE=transaction: transactions run with statement_timeout=${config.dbStatementTimeoutMs} ms, ` +
+        'single statements with the server default, which is none: set one for the role ' +
+        `(ALTER ROLE <role> SET statement_timeout = '${config.dbStatementTimeoutMs}ms') or in the pooler's connect_query`,
+    );
+}
+
+/**
  * The data layer: one TypeORM DataSource (entities, migrations) and the `Db` over its pool.
  * Pending migrations run at start, under an advisory lock when several instances share a database.
  */
@@ -83,8 +116,17 @@ export class DatabaseModule {
           provide: Db,
           inject: [DataSource, APP_CONFIG],
           useFactory: async (dataSource: DataSource, config: AppConfig) => {
-            if (config.migrationsRun) await runMigrations(dataSource, { locked: !!config.databaseUrl });
-            return new Db(poolOf(dataSource));
+            if (config.migrationsRun) await migrate(config, schema, dataSource);
+            const { poolMode, preparedStatements, directUrl } = config.database;
+            const db = new Db(poolOf(dataSource), {
+              preparedStatements,
+              pooled: poolMode === 'transaction' ? { statementTimeoutMs: config.dbStatementTimeoutMs } : undefined,
+              direct: directUrl
+                ? { connectionString: directUrl, application_name: 'crm-record-service-lock' }
+                : undefined,
+            });
+            if (poolMode === 'transaction') await warnWithoutTimeout(db, config);
+            return db;
           },
         },
         DatabaseLifecycle,

@@ -1,3 +1,5 @@
+import { READ_ONLY_SQLSTATE } from './writable-primary';
+
 /**
  * Classifies errors of the PostgreSQL driver. Constraint violations caused by the request become
  * 400s naming the field; an unreachable database becomes a 503; nothing of the SQL text, the
@@ -78,7 +80,8 @@ export function isUnavailableError(error: PgError): boolean {
     code === '57P01' ||
     code === '57P02' ||
     code === '57P03' ||
-    code === '53300'
+    code === '53300' ||
+    code === READ_ONLY_SQLSTATE // a standby: during a failover, until the endpoint reaches the new primary
   )
     return true;
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;

@@ -1,4 +1,5 @@
-import { Client, Pool, PoolClient, QueryConfig } from 'pg';
+import { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
+import { READ_ONLY_SQLSTATE } from './writable-primary';
 
 /** Something SQL can be sent to: the pool, or the client of an open transaction. */
 export interface Queryable {
@@ -11,19 +12,39 @@ export interface Queryable {
   afterCommit?(hook: () => void): void;
 }
 
-function config(text: string, values?: unknown[], name?: string): QueryConfig {
-  return name ? { name, text, values } : { text, values };
+/**
+ * How `Db` uses its pool's connections (API.md section 19), all off by default.
+ * - `preparedStatements: false`: statement names are dropped (every statement unnamed), for a
+ *   transaction-mode pooler that cannot carry protocol-level named statements.
+ * - `pooled`: behind a transaction-mode pooler. Each transaction starts with `SET LOCAL
+ *   statement_timeout` (the connections carry no session timeout: the pooler refuses it at
+ *   startup), and statements are cancelled by cancel requests, which the pooler forwards (the
+ *   backend ids it gives are its own, not the server's).
+ * - `direct`: a direct connection to the primary for session advisory locks (not through a pooler).
+ */
+export interface DbOptions {
+  preparedStatements?: boolean;
+  pooled?: { statementTimeoutMs: number };
+  direct?: ClientConfig;
 }
+
+type CancelRequest = { cancel(client: PoolClient, query: unknown): void };
+
+/** The connection at fault is unusable for writes (a standby): it is dropped, not returned to the pool. */
+const dropsConnection = (error: unknown) => (error as { code?: string }).code === READ_ONLY_SQLSTATE;
 
 /** The client of an open transaction. It runs one statement at a time, in call order. */
 class ClientQueryable implements Queryable {
   private tail: Promise<unknown> = Promise.resolve();
   readonly committed: (() => void)[] = [];
 
-  constructor(private readonly client: PoolClient) {}
+  constructor(
+    private readonly client: PoolClient,
+    private readonly config: (text: string, values?: unknown[], name?: string) => QueryConfig,
+  ) {}
 
   query<R>(text: string, values?: unknown[], name?: string): Promise<R[]> {
-    const run = this.tail.then(async () => (await this.client.query(config(text, values, name))).rows as R[]);
+    const run = this.tail.then(async () => (await this.client.query(this.config(text, values, name))).rows as R[]);
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -39,10 +60,22 @@ class ClientQueryable implements Queryable {
  * per statement, and every write inside `transaction`.
  */
 export class Db implements Queryable {
-  constructor(readonly pool: Pool) {}
+  private readonly begin: string;
+
+  constructor(
+    readonly pool: Pool,
+    private readonly options: DbOptions = {},
+  ) {
+    const timeout = options.pooled?.statementTimeoutMs;
+    // one round trip: a simple query of two statements
+    this.begin = timeout ? `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(timeout)}` : 'BEGIN';
+  }
+
+  private readonly config = (text: string, values?: unknown[], name?: string): QueryConfig =>
+    name && this.options.preparedStatements !== false ? { name, text, values } : { text, values };
 
   async query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
-    return (await this.pool.query(config(text, values, name))).rows as R[];
+    return (await this.pool.query(this.config(text, values, name))).rows as R[];
   }
 
   /**
@@ -55,15 +88,19 @@ export class Db implements Queryable {
   async cancelRunning(): Promise<number> {
     // pg-pool keeps every client in `_clients`, the idle ones in `_idle`
     const internal = this.pool as unknown as {
-      _clients?: (PoolClient & { processID?: number })[];
+      _clients?: (PoolClient & { processID?: number; activeQuery?: unknown })[];
       _idle?: { client: PoolClient }[];
       options: object;
     };
     if (!Array.isArray(internal._clients) || !Array.isArray(internal._idle)) return 0;
     const idle = new Set(internal._idle.map((item) => item.client));
-    const pids = internal._clients
-      .filter((client) => !idle.has(client) && client.processID)
-      .map((client) => client.processID);
+    const busy = internal._clients.filter((client) => !idle.has(client) && client.processID);
+    if (this.options.pooled) {
+      for (const client of busy.filter((c) => c.activeQuery))
+        (new Client(internal.options) as unknown as CancelRequest).cancel(client, client.activeQuery);
+      return busy.length;
+    }
+    const pids = busy.map((client) => client.processID);
     if (pids.length === 0) return 0;
     const canceller = new Client({ ...internal.options, statement_timeout: 5000 });
     try {
@@ -80,13 +117,21 @@ export class Db implements Queryable {
    * own: instances sharing the database run such work one at a time (a check-then-create at start).
    */
   async withAdvisoryLock<T>(key: number, work: () => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    // through a transaction-mode pooler a session lock would stay on a server connection that
+    // other clients then share: it is taken on a direct connection of its own instead
+    const direct = this.options.direct && new Client(this.options.direct);
+    if (direct) {
+      direct.on('error', () => undefined); // a lost connection frees its lock; unlock below then fails
+      await direct.connect();
+    }
+    const client = direct || (await this.pool.connect());
     try {
       await client.query('SELECT pg_advisory_lock($1)', [key]);
       return await work();
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
-      client.release();
+      if (direct) await direct.end().catch(() => undefined);
+      else (client as PoolClient).release();
     }
   }
 
@@ -106,13 +151,14 @@ export class Db implements Queryable {
     };
     client.on('error', onError);
     try {
-      await client.query('BEGIN');
-      const tx = new ClientQueryable(client);
+      await client.query(this.begin);
+      const tx = new ClientQueryable(client, this.config);
       const result = await work(tx);
       await client.query('COMMIT');
       for (const hook of tx.committed) hook();
       return result;
     } catch (error) {
+      if (dropsConnection(error)) broken = error as Error;
       try {
         await client.query('ROLLBACK');
       } catch (rollbackError) {
