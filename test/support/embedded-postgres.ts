@@ -6,7 +6,7 @@ import { postgresBinDir, reachableBinDir, reachableTempRoot } from './postgres-b
 import { blockedFolder, commandLine, ServerUser, serverUser } from './server-user';
 import { announceSkippedSuite } from './skipped-suites';
 
-export { postgresBinDir } from './postgres-binaries';
+export { postgresBinDir, replicationBinDir } from './postgres-binaries';
 
 /** Where the log of every server a test started is kept after the run (cleared by global-setup). */
 export const POSTGRES_LOGS = join(__dirname, '..', '..', 'test-output', 'embedded-postgres');
@@ -58,6 +58,32 @@ export class PostgresServer {
       throw error;
     });
     return server;
+  }
+
+  /**
+   * A streaming standby of `primary` (running), in a new temporary directory: `pg_basebackup -R`
+   * (standby.signal and primary_conninfo written), not started yet. initdb's trust rules let
+   * replication connections from 127.0.0.1 in.
+   */
+  static async standbyOf(primary: PostgresServer): Promise<PostgresServer> {
+    const dir = mkdtempSync(join(reachableTempRoot(primary.user), 'crm-pg-'));
+    if (primary.user) chownSync(dir, primary.user.uid, primary.user.gid);
+    const standby = new PostgresServer(primary.bin, dir, await freePort(), primary.user);
+    await standby
+      .run('pg_basebackup', [
+        ...['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
+        ...['-D', standby.dataDir, '-R', '-X', 'stream', '--no-sync'],
+      ])
+      .catch((error) => {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      });
+    return standby;
+  }
+
+  /** Ends recovery: the standby becomes a primary (`pg_ctl promote`, waiting until it is). */
+  async promote(): Promise<void> {
+    await this.run('pg_ctl', ['-D', this.dataDir, '-w', '-t', '30', 'promote'], 40_000);
   }
 
   private async initdb(): Promise<void> {

@@ -33,12 +33,26 @@ export function postgresBinDir(): string | undefined {
     hydrateSymlinks(npm);
     return join(npm, 'bin');
   }
-  const debian = existsSync('/usr/lib/postgresql')
+  return debianBinDirs().find(usable);
+}
+
+/** /usr/lib/postgresql/<major>/bin, newest first. */
+function debianBinDirs(): string[] {
+  return existsSync('/usr/lib/postgresql')
     ? readdirSync('/usr/lib/postgresql')
         .sort((a, b) => Number(b) - Number(a))
         .map((major) => join('/usr/lib/postgresql', major, 'bin'))
     : [];
-  return debian.find(usable);
+}
+
+/**
+ * PostgreSQL binaries that can also make a streaming standby (pg_basebackup): PG_BIN_DIR, else the
+ * newest of Debian's (the npm package carries only initdb, pg_ctl and postgres).
+ */
+export function replicationBinDir(): string | undefined {
+  const usable = (dir: string) =>
+    ['initdb', 'pg_ctl', 'postgres', 'pg_basebackup'].every((tool) => existsSync(join(dir, tool)));
+  return [process.env.PG_BIN_DIR, ...debianBinDirs()].find((dir): dir is string => !!dir && usable(dir));
 }
 
 /** The package's postinstall links libpq.so.5 & co.; where install scripts were skipped, do it here. */
