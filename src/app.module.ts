@@ -15,6 +15,7 @@ import { ChangesRoutesModule } from './core/rest/changes.controller';
 import { ImportsRoutesModule } from './core/rest/imports.controller';
 import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
+import { ReplicaReadsModule } from './core/http/replica-reads';
 import { FileStorageModule } from './core/files/file-storage.module';
 
 @Module({})
@@ -36,6 +37,7 @@ export class AppModule {
         ...(logging ? [logging] : []),
         DatabaseModule.forRoot({ ...DATABASE_SCHEMA, collections: definitions }),
         SharedRedisModule,
+        ReplicaReadsModule.forRoot(config),
         FileStorageModule,
         RecordsModule.forRoot(definitions),
         AuthModule,

@@ -48,13 +48,28 @@ describe('loadConfig', () => {
       poolMode: 'session',
       preparedStatements: true,
       directUrl: undefined,
+      replicaUrls: [],
+      replicaMaxLagMs: 5000,
+      replicaTimeoutMs: 1000,
     });
     const pooled = { ...url, DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: 'postgres://primary/crm' };
-    expect(loadConfig(pooled, { forMigrations: true }).database).toEqual({
+    expect(loadConfig(pooled, { forMigrations: true }).database).toMatchObject({
       poolMode: 'transaction',
       preparedStatements: false,
       directUrl: 'postgres://primary/crm',
     });
+    const replicas = {
+      ...url,
+      DATABASE_REPLICA_URLS: 'postgres://r1/crm, postgres://r2/crm',
+      REPLICA_MAX_LAG_MS: '2000',
+    };
+    expect(loadConfig(replicas, { forMigrations: true }).database).toMatchObject({
+      replicaUrls: ['postgres://r1/crm', 'postgres://r2/crm'],
+      replicaMaxLagMs: 2000,
+    });
+    expect(() => loadConfig({ ...url, DATABASE_REPLICA_URLS: 'r1:5432' }, { forMigrations: true })).toThrow(
+      /DATABASE_REPLICA_URLS must be a comma list/,
+    );
     const named = { ...pooled, DATABASE_PREPARED_STATEMENTS: 'true' };
     expect(loadConfig(named, { forMigrations: true }).database.preparedStatements).toBe(true);
     expect(() => loadConfig({ ...url, DATABASE_POOL_MODE: 'transaction' }, { forMigrations: true })).toThrow(

@@ -23,6 +23,19 @@ export interface DatabaseTierConfig {
    * advisory locks. Required in transaction mode; otherwise DATABASE_URL serves them.
    */
   directUrl?: string;
+  /**
+   * `DATABASE_REPLICA_URLS`: streaming replicas of the primary (comma list). Lists, get one,
+   * counts, group by, search and duplicates read from them, except for a key whose last write
+   * they have not replayed.
+   */
+  replicaUrls: string[];
+  /** `REPLICA_MAX_LAG_MS` (default 5000): a replica further behind the primary gets no reads. */
+  replicaMaxLagMs: number;
+  /**
+   * `REPLICA_TIMEOUT_MS` (default 1000): how long a replica may take to connect, to answer its
+   * health check or a read; past it the read is answered from the primary and the replica checked.
+   */
+  replicaTimeoutMs: number;
 }
 
 const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
@@ -46,5 +59,18 @@ export function readDatabaseConfig(read: EnvReader): { databaseUrl?: string; dat
         '(LISTEN and migrations cannot go through a transaction-mode pooler)',
     );
   const preparedStatements = read.bool('DATABASE_PREPARED_STATEMENTS', poolMode === 'session');
-  return { databaseUrl, database: { poolMode, preparedStatements, directUrl } };
+  const replicaUrls = (read.optional('DATABASE_REPLICA_URLS') ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (replicaUrls.some((url) => !isPostgresUrl(url)))
+    read.problems.push('DATABASE_REPLICA_URLS must be a comma list of postgres:// or postgresql:// URLs');
+  if (replicaUrls.length > 0 && !databaseUrl)
+    read.problems.push('DATABASE_REPLICA_URLS is set without DATABASE_URL (the embedded database has no replica)');
+  const replicaMaxLagMs = read.int('REPLICA_MAX_LAG_MS', 5000, 100, 3_600_000);
+  const replicaTimeoutMs = read.int('REPLICA_TIMEOUT_MS', 1000, 50, 60_000);
+  return {
+    databaseUrl,
+    database: { poolMode, preparedStatements, directUrl, replicaUrls, replicaMaxLagMs, replicaTimeoutMs },
+  };
 }

@@ -76,6 +76,20 @@ function serverPoolOptions(config: AppConfig, pooled: boolean): PoolConfig {
 }
 
 /**
+ * The pools of the read replicas: as the primary's, without the writable check (a replica is in
+ * recovery), connecting within `REPLICA_TIMEOUT_MS`; each read sets its own timeout (Replicas).
+ */
+export function replicaPoolOptions(config: AppConfig): PoolConfig {
+  const pooled = config.database.poolMode === 'transaction';
+  return {
+    ...serverPoolOptions(config, pooled),
+    onConnect: undefined,
+    connectionTimeoutMillis: config.database.replicaTimeoutMs,
+    application_name: 'crm-record-service-read',
+  };
+}
+
+/**
  * The ONE definition of the database connection, used by the application and the TypeORM CLI.
  * With `DATABASE_URL`: a `pg` pool of `DB_POOL_SIZE` connections (`direct`: on
  * `DATABASE_DIRECT_URL` when set, for migrations). Without: the embedded PGlite database behind

@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { DatabaseSchema, dataSourceOptions, openEmbeddedDatabase } from './data-source-options';
 import { Db } from './db';
 import { runMigrations } from './migrate';
+import { Replicas } from './replicas';
 
 /** The embedded database instance, or null on a real PostgreSQL. */
 export const EMBEDDED_DB = Symbol('EMBEDDED_DB');
@@ -130,8 +131,9 @@ export class DatabaseModule {
           },
         },
         DatabaseLifecycle,
+        Replicas,
       ],
-      exports: [Db, EmbeddedDatabaseModule],
+      exports: [Db, Replicas, EmbeddedDatabaseModule],
     };
   }
 }

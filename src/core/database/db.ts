@@ -1,4 +1,5 @@
 import { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
+import { currentReadTarget } from './read-target';
 import { READ_ONLY_SQLSTATE } from './writable-primary';
 
 /** Something SQL can be sent to: the pool, or the client of an open transaction. */
@@ -76,6 +77,14 @@ export class Db implements Queryable {
 
   async query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
     return (await this.pool.query(this.config(text, values, name))).rows as R[];
+  }
+
+  /**
+   * Where the reads of the current request go: the replica the HTTP edge chose for it (a read
+   * route of a key whose writes that replica has replayed, API.md section 19), else the primary.
+   */
+  forReads(): Queryable {
+    return currentReadTarget<Queryable>() ?? this;
   }
 
   /**

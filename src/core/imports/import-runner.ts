@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { WritePositions } from '../cache/write-positions';
 import { Db } from '../database/db';
 import { ImportEvents } from '../events/import-events';
 import { FileStorage } from '../files';
@@ -34,6 +35,7 @@ export class ImportRunner {
     private readonly verifier: ActorDirectory,
     private readonly passes: ImportPasses,
     private readonly importEvents: ImportEvents,
+    private readonly positions: WritePositions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -118,6 +120,8 @@ export class ImportRunner {
       final.unprocessed = final.read - final.failed;
       Object.assign(final, { created: 0, updated: 0, unchanged: 0 });
     }
+    // read-your-writes: the key's reads wait for a replica that has the rows, before it can see the end
+    if (job.apiKeyId) await this.positions.noteWrite(job.apiKeyId);
     await this.db.transaction(async (tx) => {
       const ended = await importStatements.finish(tx, job.id, job.claim!, state, final, message ?? null);
       await importRowStatements.forgetKeys(tx, job.id);

@@ -53,7 +53,7 @@ export class LiveCounts implements OnApplicationBootstrap, OnApplicationShutdown
       counted.catch(() => this.counted.delete(meta.table)); // asked again next time
     }
     if (!(await counted)) return undefined;
-    const [row] = await this.db.query<{ count: number; rows: number }>(LIVE_COUNT_SQL, [meta.table]);
+    const [row] = await this.db.forReads().query<{ count: number; rows: number }>(LIVE_COUNT_SQL, [meta.table]);
     if (row.rows > MANY_DELTAS) this.compactionNeeded = true;
     return row.count;
   }

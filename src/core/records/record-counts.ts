@@ -59,9 +59,9 @@ export class RecordCounts {
    */
   private estimated(repository: RecordRepository): Counter {
     return async (where, values) => {
-      const upTo = await repository.countUpTo(this.db, where, values, this.config.countExactLimit);
+      const upTo = await repository.countUpTo(this.db.forReads(), where, values, this.config.countExactLimit);
       if (upTo <= this.config.countExactLimit) return { totalCount: upTo, estimated: false };
-      const estimate = await repository.estimate(this.db, where, values);
+      const estimate = await repository.estimate(this.db.forReads(), where, values);
       return { totalCount: Math.max(estimate, upTo), estimated: true };
     };
   }
@@ -81,10 +81,15 @@ export class RecordCounts {
       meta.plural,
       ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
     ];
-    return async (where, values) => ({
-      totalCount: await this.cache.count(reads, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
-        repository.count(this.db, where, values),
-      ),
-    });
+    return async (where, values) => {
+      const db = this.db.forReads();
+      // a replica's count may be older than the collection's version: it is not cached
+      if (db !== this.db) return { totalCount: await repository.count(db, where, values) };
+      return {
+        totalCount: await this.cache.count(reads, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
+          repository.count(db, where, values),
+        ),
+      };
+    };
   }
 }

@@ -43,7 +43,9 @@ export class RecordDuplicates {
     if ('ids' in input) {
       if (input.ids.length === 0) return [];
       const byId = new Map(
-        this.shaper.records(meta, await repository.findLiveByIds(this.db, input.ids)).map((r) => [r.id as string, r]),
+        this.shaper
+          .records(meta, await repository.findLiveByIds(this.db.forReads(), input.ids))
+          .map((r) => [r.id as string, r]),
       );
       subjects = input.ids.filter((id) => byId.has(id)).map((id) => ({ record: byId.get(id)!, selfId: id }));
     } else {
@@ -55,10 +57,10 @@ export class RecordDuplicates {
         const params = new SqlParams();
         const condition = duplicateCondition(criteria, record, params, selfId);
         if (!condition) return [];
-        return repository.duplicates(this.db, condition, params.values, MAX_DUPLICATES);
+        return repository.duplicates(this.db.forReads(), condition, params.values, MAX_DUPLICATES);
       }),
     );
-    const records = await this.shaper.shape(this.db, meta, matches.flat(), shape, access);
+    const records = await this.shaper.shape(this.db.forReads(), meta, matches.flat(), shape, access);
     const cursor = (record: ApiRecord) => encodeCursor(this.keys.cursorKey, { s: 'id:AL', v: [record.id] });
     let offset = 0;
     return matches.map((rows) => {

@@ -45,7 +45,7 @@ export class RecordGroups {
     const where = whereSql(meta, query.filter, 'filtered', params);
     const rows = await this.repositories
       .of(meta, access)
-      .aggregate(this.db, { ...statement, where, limit: query.limit, values: params.values });
+      .aggregate(this.db.forReads(), { ...statement, where, limit: query.limit, values: params.values });
     const groups: Group[] = rows.map((row) => {
       const group: Group = {
         groupByDimensionValues: query.dimensions.map((d, i) => decode(d.ref, row[`d${i}`], !d.granularity)),
@@ -74,7 +74,7 @@ export class RecordGroups {
     const params = new SqlParams();
     const dimensions = dimensionExpressions(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
-    const rows = await this.repositories.of(meta, access).samples(this.db, {
+    const rows = await this.repositories.of(meta, access).samples(this.db.forReads(), {
       dimensions,
       where,
       orderBy: orderBySql(query.sampleSort),

@@ -42,20 +42,20 @@ export class RecordReads {
     count: CountMode = 'exact',
   ): Promise<ListResult> {
     const page = await findPage(
-      this.db,
+      this.db.forReads(),
       this.repositories.of(meta, access),
       query,
       this.keys.cursorKey,
       this.counts.counter(meta, count, query.filter, access),
     );
-    const records = await this.shaper.shape(this.db, meta, page.rows, query, access);
+    const records = await this.shaper.shape(this.db.forReads(), meta, page.rows, query, access);
     return { records, pageInfo: page.pageInfo, count: page.count };
   }
 
   async findOne(meta: CollectionMeta, id: string, shape: Shape, access: Access): Promise<VersionedRecord> {
-    const row = await this.repositories.of(meta, access).findLive(this.db, id);
+    const row = await this.repositories.of(meta, access).findLive(this.db.forReads(), id);
     if (!row) throw new NotFoundException('Record not found');
-    const [record] = await this.shaper.shape(this.db, meta, [row], shape, access);
+    const [record] = await this.shaper.shape(this.db.forReads(), meta, [row], shape, access);
     return { record, etag: etagOf(row, this.keys.etagKey) };
   }
 }

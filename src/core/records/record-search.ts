@@ -57,7 +57,7 @@ export class RecordSearch {
   /** The key's search: within its rows of each collection, the records as it may see them. */
   async search(query: SearchQuery, access: Access): Promise<SearchAnswer> {
     const scopeOf = (meta: CollectionMeta) => this.repositories.of(meta, access).scope;
-    const rows = await searchRows(this.db, query, query.limit + 1, scopeOf);
+    const rows = await searchRows(this.db.forReads(), query, query.limit + 1, scopeOf);
     const page = rows.slice(0, query.limit);
     const results = page.map((row: Row) => {
       const meta = this.bySingular.get(row.objectNameSingular as string)!;

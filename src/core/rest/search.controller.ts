@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Injectable, Module, PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
+import { ReadsFromReplica } from '../http/replica-reads';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { errors } from '../openapi/operation-parts';
@@ -33,6 +34,7 @@ export class SearchController {
   constructor(private readonly records: RecordSearch) {}
 
   @Get('search')
+  @ReadsFromReplica()
   @ApiOperation({
     operationId: 'search',
     summary: 'Search records across collections (every word as a prefix, accents and case ignored)',
