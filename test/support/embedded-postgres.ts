@@ -81,6 +81,28 @@ export class PostgresServer {
     return standby;
   }
 
+  /** The server's processes: the postmaster and its children (backends, WAL sender or receiver...). */
+  processIds(): number[] {
+    const postmaster = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    let children: string[] = [];
+    try {
+      children = execFileSync('pgrep', ['-P', String(postmaster)])
+        .toString()
+        .trim()
+        .split('\n');
+    } catch {
+      /* pgrep exits 1 when there is no child */
+    }
+    return [postmaster, ...children.filter(Boolean).map(Number)];
+  }
+
+  /** Sends `signal` to every process of the server (SIGKILL: a machine that dies; SIGSTOP: one that freezes). */
+  signal(signal: NodeJS.Signals): number[] {
+    const pids = this.processIds();
+    for (const pid of pids) process.kill(pid, signal);
+    return pids;
+  }
+
   /** Ends recovery: the standby becomes a primary (`pg_ctl promote`, waiting until it is). */
   async promote(): Promise<void> {
     await this.run('pg_ctl', ['-D', this.dataDir, '-w', '-t', '30', 'promote'], 40_000);

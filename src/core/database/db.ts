@@ -87,6 +87,11 @@ export class Db implements Queryable {
     return currentReadTarget<Queryable>() ?? this;
   }
 
+  /** The pool an export of the current request streams from: its replica's (see forReads), else the primary's. */
+  exportPool(): Pool {
+    return currentReadTarget<{ pool?: Pool }>()?.pool ?? this.pool;
+  }
+
   /**
    * Cancels the statements the pool's connections are running (shutdown, once the requests that
    * sent them are gone): a single-record write is one statement without BEGIN/COMMIT, so one

@@ -48,7 +48,9 @@ export class Replica {
  * replayed position, with `REPLICA_TIMEOUT_MS` to answer: a replica is healthy when it answers in
  * time, is in recovery, and has replayed what the primary had written `REPLICA_MAX_LAG_MS` ago.
  * A read request gets a healthy replica that has replayed its key's last write (`target`), else
- * the primary; a statement that fails on the replica is answered by the primary.
+ * the primary; a statement that fails on the replica is answered by the primary. An export
+ * streams from the replica's pool, and its feed token is computed on the primary from the
+ * replica's snapshot (ChangeFeed.tokenOfSnapshot: the xids it sees are the primary's).
  */
 @Injectable()
 export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -156,6 +158,11 @@ class ReplicaReads implements Queryable {
     private readonly primary: Db,
     private readonly timeoutMs: number,
   ) {}
+
+  /** The replica's pool: an export streams from it in a snapshot of its own (no timeout). */
+  get pool(): Pool {
+    return this.replica.pool;
+  }
 
   async query<R>(text: string, values?: unknown[]): Promise<R[]> {
     try {

@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Readable } from 'node:stream';
+import type { Pool } from 'pg';
 import { redact } from '../access/redact';
 import { ChangeFeed } from '../changes/change-feed.service';
 import { EMBEDDED_DB } from '../database/database.module';
@@ -64,21 +65,29 @@ export class RecordExports {
     // before it (no write can commit meanwhile but one already queued, which the feed then
     // repeats: harmless, a change carries the whole record)
     const head = this.embedded ? await this.feed.head() : undefined;
-    let source: ExportSource;
-    if (inNode) {
-      const render = (rows: Row[]) =>
-        this.shaper
-          .records(meta, rows)
-          .map((record) => `${JSON.stringify(project([redact(meta, record, access)], query.fields)[0])}\n`)
-          .join('');
-      source = await cursorLines(this.db.pool, repository.exportStatement(list, ordered), CURSOR_BATCH, render);
-    } else if (this.embedded) {
-      const statement = repository.exportStatement(list, ordered, { keep });
-      const render = (rows: { line: string }[]) => rows.map((row) => `${row.line}\n`).join('');
-      source = await cursorLines(this.db.pool, statement, CURSOR_BATCH, render);
-    } else {
-      source = await copyLines(this.db.pool, repository.exportStatement(list, ordered, { keep }));
-    }
+    const start = (pool: Pool): Promise<ExportSource> => {
+      if (inNode) {
+        const render = (rows: Row[]) =>
+          this.shaper
+            .records(meta, rows)
+            .map((record) => `${JSON.stringify(project([redact(meta, record, access)], query.fields)[0])}\n`)
+            .join('');
+        return cursorLines(pool, repository.exportStatement(list, ordered), CURSOR_BATCH, render);
+      }
+      if (this.embedded) {
+        const statement = repository.exportStatement(list, ordered, { keep });
+        const render = (rows: { line: string }[]) => rows.map((row) => `${row.line}\n`).join('');
+        return cursorLines(pool, statement, CURSOR_BATCH, render);
+      }
+      return copyLines(pool, repository.exportStatement(list, ordered, { keep }));
+    };
+    // the request's replica when it has one (its snapshot's token is computed below, on the
+    // primary); one that fails to start the export leaves it to the primary
+    const readPool = this.db.exportPool();
+    const source = await start(readPool).catch((error: unknown) => {
+      if (readPool === this.db.pool) throw error;
+      return start(this.db.pool);
+    });
     let changesToken: string;
     try {
       changesToken = head ?? (await this.feed.tokenOfSnapshot(source.snapshot));
