@@ -3,6 +3,9 @@
  * (types, required fields, enums, formats; unknown fields are not rejected, as in the API's
  * OpenAPI document itself).
  */
+import Ajv, { ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
@@ -33,4 +36,26 @@ export function kubernetesProblems(doc: { apiVersion?: string; kind?: string }):
       .split(/,\s*(?=data\/)/)
       .map((message) => `${doc.kind}: ${message}`);
   }
+}
+
+/**
+ * The custom resources of the CloudNativePG operator (Cluster, Pooler), checked against the
+ * `openAPIV3Schema` of its published CRDs, vendored with their version in `crd-schemas/`.
+ */
+const CRD_VERSION = 'cloudnative-pg-v1.30.0';
+const crdAjv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+const CRDS: Record<string, ValidateFunction> = Object.fromEntries(
+  ['Cluster', 'Pooler'].map((kind) => [
+    `postgresql.cnpg.io/v1/${kind}`,
+    crdAjv.compile(JSON.parse(readFileSync(join(__dirname, 'crd-schemas', CRD_VERSION, `${kind}.json`), 'utf8'))),
+  ]),
+);
+
+/** The schema violations of a custom resource of the operators this repository uses (an unknown kind is one). */
+export function customResourceProblems(doc: { apiVersion?: string; kind?: string }): string[] {
+  const validate = CRDS[`${doc.apiVersion}/${doc.kind}`];
+  if (!validate) return [`no CRD schema for ${doc.apiVersion} ${doc.kind}`];
+  const kind = doc.kind;
+  if (validate(doc)) return [];
+  return (validate.errors ?? []).map((e) => `${kind} (${CRD_VERSION})${e.instancePath} ${e.message}`);
 }

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/core/config/app-config';
-import { kubernetesProblems } from './kubernetes-schemas';
+import { customResourceProblems, kubernetesProblems } from './kubernetes-schemas';
 
 const ROOT = join(__dirname, '..', '..');
 const problems: string[] = [];
@@ -48,12 +48,27 @@ if (app.depends_on?.migrate?.condition !== 'service_completed_successfully')
   problems.push('docker-compose.yml: app must wait for the migrate service');
 if (app.environment?.MIGRATIONS_RUN !== 'false')
   problems.push('docker-compose.yml: replicas must not run migrations themselves');
-for (const service of ['postgres', 'redis', 'migrate', 'haproxy'])
+for (const service of ['postgres', 'postgres-replica', 'pgbouncer', 'redis', 'migrate', 'haproxy'])
   if (!compose.services?.[service]) problems.push(`docker-compose.yml: no ${service} service`);
 if (!/postgres:(1[89]|[2-9]\d)/.test(compose.services?.postgres?.image ?? ''))
   problems.push('docker-compose.yml: PostgreSQL must be a current major (18+)');
 if (!(compose.services?.haproxy?.volumes ?? []).some((v: string) => v.startsWith('./deploy/haproxy.cfg:')))
   problems.push('docker-compose.yml: HAProxy must use deploy/haproxy.cfg');
+// the database tier: writes through PgBouncer (transaction mode), LISTEN and migrations direct, reads on the replica
+const composeHost = (url?: string) => (url ? new URL(url.replace(/\$\{[^}]*\}/g, 'x')).hostname : undefined);
+for (const [variable, host] of Object.entries({
+  DATABASE_URL: 'pgbouncer',
+  DATABASE_DIRECT_URL: 'postgres',
+  DATABASE_REPLICA_URLS: 'postgres-replica',
+}))
+  if (composeHost(app.environment?.[variable]) !== host)
+    problems.push(`docker-compose.yml: ${variable} must reach the ${host} service`);
+if (app.environment?.DATABASE_POOL_MODE !== 'transaction')
+  problems.push('docker-compose.yml: DATABASE_POOL_MODE=transaction behind PgBouncer');
+if (!/pool_mode = transaction/.test(read('deploy/pgbouncer/pgbouncer.ini')))
+  problems.push('deploy/pgbouncer/pgbouncer.ini: pool_mode must be transaction');
+if (!/pg_basebackup -h postgres .*-R/.test(String(compose.services?.['postgres-replica']?.command)))
+  problems.push('docker-compose.yml: postgres-replica must start from a base backup of postgres (-R)');
 const grace = Number(/^(\d+)s$/.exec(app.stop_grace_period ?? '')?.[1]);
 const composeTimeout = Number(app.environment?.SHUTDOWN_TIMEOUT_MS);
 if (!(grace * 1000 >= composeTimeout + 5000))
@@ -138,7 +153,11 @@ brokenDeployment.spec.replicas = 'three';
 delete brokenDeployment.spec.template.spec.containers[0].name;
 if (kubernetesProblems(brokenDeployment).length < 2)
   problems.push('the Kubernetes schemas accepted a broken Deployment (replicas: "three", a container without a name)');
-for (const { file, doc } of manifests) problems.push(...kubernetesProblems(doc).map((p) => `deploy/k8s/${file}: ${p}`));
+const isOperated = (doc: { apiVersion?: string }) => String(doc.apiVersion).startsWith('postgresql.cnpg.io/');
+for (const { file, doc } of manifests)
+  problems.push(
+    ...(isOperated(doc) ? customResourceProblems : kubernetesProblems)(doc).map((p) => `deploy/k8s/${file}: ${p}`),
+  );
 
 const pod = deployment.spec.template.spec;
 const container = pod.containers[0];
@@ -155,6 +174,55 @@ if (!(pod.terminationGracePeriodSeconds * 1000 >= preStopSeconds * 1000 + k8sTim
     `deployment: terminationGracePeriodSeconds (${pod.terminationGracePeriodSeconds}) < preStop (${preStopSeconds} s) + SHUTDOWN_TIMEOUT_MS (${k8sTimeout} ms) + 5 s`,
   );
 if (env.MIGRATIONS_RUN !== 'false') problems.push('deployment: pods must not run migrations (the Job does)');
+
+// --- The database tier on Kubernetes: CloudNativePG (API.md section 19) ------------------------
+const cluster = manifests.find((m) => m.doc.kind === 'Cluster')?.doc;
+const pooler = manifests.find((m) => m.doc.kind === 'Pooler')?.doc;
+if (!cluster || !pooler) problems.push('deploy/k8s: no CloudNativePG Cluster and Pooler');
+else {
+  const brokenCluster = clone(cluster);
+  brokenCluster.spec.instances = 'three';
+  brokenCluster.spec.postgresql.synchronous.method = 'sometimes';
+  const brokenPooler = clone(pooler);
+  brokenPooler.spec.pgbouncer.poolMode = 'statement-ish';
+  if (customResourceProblems(brokenCluster).length < 2 || customResourceProblems(brokenPooler).length < 1)
+    problems.push('the CRD schemas accepted a broken Cluster (instances: "three", method: sometimes) or Pooler');
+  problems.push(...databaseTierProblems(cluster, pooler));
+}
+
+/** The Cluster replicates synchronously, the Pooler is transaction mode, the pods use both as API.md section 19 says. */
+function databaseTierProblems(db: typeof cluster, pool: typeof pooler): string[] {
+  const found: string[] = [];
+  const name = db.metadata.name;
+  if (!(db.spec.instances >= 3)) found.push('Cluster: at least 3 instances (a primary and two standbys)');
+  const sync = db.spec.postgresql?.synchronous ?? {};
+  if (!(sync.number >= 1) || sync.dataDurability !== 'required')
+    found.push('Cluster: a synchronous standby with dataDurability required (no acknowledged write lost)');
+  if (pool.spec.cluster?.name !== name || pool.spec.type !== 'rw' || pool.spec.pgbouncer?.poolMode !== 'transaction')
+    found.push(`Pooler: type rw in transaction mode, in front of ${name}`);
+  const hostOf = (url?: string) => (url ? new URL(url.replace(/\$\((\w+)\)/g, 'x')).hostname : undefined);
+  const want: Record<string, string> = {
+    DATABASE_URL: pool.metadata.name,
+    DATABASE_DIRECT_URL: `${name}-rw`,
+    DATABASE_REPLICA_URLS: `${name}-ro`,
+  };
+  for (const [variable, host] of Object.entries(want))
+    if (hostOf(env[variable]) !== host) found.push(`deployment: ${variable} must reach ${host} (got ${env[variable]})`);
+  if (env.DATABASE_POOL_MODE !== 'transaction')
+    found.push('deployment: DATABASE_POOL_MODE=transaction behind the Pooler');
+  const job = manifests.find((m) => m.doc.kind === 'Job')!.doc.spec.template.spec.containers[0];
+  const jobUrl = (job.env ?? []).find((e: { name: string }) => e.name === 'DATABASE_URL')?.value;
+  if (hostOf(jobUrl) !== `${name}-rw`) found.push(`migration job: DATABASE_URL must reach ${name}-rw, not a pooler`);
+  try {
+    const placeholders = Object.fromEntries(
+      Object.entries(env).map(([k, v]) => [k, String(v ?? '').replace(/\$\((\w+)\)/g, 'x')]),
+    );
+    loadConfig({ ENCRYPTION_KEY: 'k', ...placeholders });
+  } catch (error) {
+    found.push(`deployment: settings refused: ${(error as Error).message}`);
+  }
+  return found;
+}
 
 /** The pod's environment: its env values and the ConfigMaps it loads (secrets are not in the repository). */
 function podStorageProblems(spec: typeof container): string[] {
@@ -186,5 +254,6 @@ if (problems.length > 0) {
 process.stdout.write(
   `deployment files: docker-compose.yml valid against the Compose schema; ${manifests.length} Kubernetes objects (${kinds.join(', ')}) valid against the Kubernetes 1.27 schemas; ` +
     `grace ${pod.terminationGracePeriodSeconds} s >= preStop ${preStopSeconds} s + ${k8sTimeout} ms + 5 s; ` +
-    'files in one S3 bucket (MinIO in compose); broken copies rejected\n',
+    'files in one S3 bucket (MinIO in compose); CloudNativePG Cluster and Pooler valid against the v1.30.0 CRDs, ' +
+    'the pods on its Pooler (transaction), -rw and -ro; broken copies rejected\n',
 );

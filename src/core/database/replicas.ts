@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Pool, QueryConfig } from 'pg';
+import { Pool, PoolClient, QueryConfig } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { replicaPoolOptions } from './data-source-options';
 import { Db, Queryable } from './db';
@@ -7,6 +7,7 @@ import { isBadInputError, PgError } from './db-errors';
 
 /** WAL position in bytes (`pg_lsn - '0/0'`): what a primary has written, what a replica has replayed. */
 const PRIMARY_POSITION_SQL = `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::float8 AS "position"`;
+const REPLAYED_SQL = `SELECT (coalesce(pg_last_wal_replay_lsn(), '0/0'::pg_lsn) - '0/0'::pg_lsn)::float8 AS "position"`;
 const REPLICA_HEALTH_SQL =
   `SELECT pg_is_in_recovery() AS "recovery", ` +
   `(coalesce(pg_last_wal_replay_lsn(), '0/0'::pg_lsn) - '0/0'::pg_lsn)::float8 AS "position"`;
@@ -63,6 +64,8 @@ export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Read requests given a replica, and those given the primary (no healthy replica had the key's writes). */
   replicaRoutes = 0;
   primaryReads = 0;
+  /** Statements of routed requests whose replica connection had not replayed enough: answered by the primary. */
+  behind = 0;
 
   constructor(
     private readonly db: Db,
@@ -102,6 +105,8 @@ export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** Where a read request of a key whose last write is at `position` reads: a replica, or the primary (undefined). */
   target(position: number): Queryable | undefined {
+    // the replica's last check is a hint (a URL may lead to several servers, as a Kubernetes -ro
+    // service does): each connection proves it has replayed what the request needs before it reads
     const ready = this.replicas.filter((r) => r.healthy && r.replayed >= position);
     if (ready.length === 0) {
       this.primaryReads++;
@@ -109,7 +114,8 @@ export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
     }
     this.replicaRoutes++;
     const replica = ready[this.next++ % ready.length];
-    return new ReplicaReads(replica, this, this.db, this.config.database.replicaTimeoutMs);
+    const required = Math.max(position, this.samples[0]?.position ?? 0);
+    return new ReplicaReads(replica, this, this.db, this.config.database.replicaTimeoutMs, required, position > 0);
   }
 
   /** A read failed or timed out on `replica`: no more reads until a health check passes. */
@@ -150,30 +156,63 @@ function why(health: { recovery: boolean; position: number } | undefined, requir
   return health.position >= required ? 'lag within the limit' : `replayed ${required - health.position} bytes too few`;
 }
 
-/** The reads of one request on a replica; a statement that fails there is answered by the primary. */
+/** What each replica connection had replayed when it last said (it only moves forward on one server). */
+const replayedBy = new WeakMap<PoolClient, number>();
+
+/**
+ * The reads of one request on a replica. Each statement runs on a connection that has replayed
+ * `required` (the key's last write, and what the primary had written REPLICA_MAX_LAG_MS ago): a
+ * connection asks its server once, and again only when the request needs more than it last said.
+ * A connection behind, a failure or a timeout: the statement is answered by the primary.
+ */
 class ReplicaReads implements Queryable {
   constructor(
     private readonly replica: Replica,
     private readonly replicas: Replicas,
     private readonly primary: Db,
     private readonly timeoutMs: number,
+    private readonly required: number,
+    private readonly wrote: boolean,
   ) {}
 
-  /** The replica's pool: an export streams from it in a snapshot of its own (no timeout). */
+  /**
+   * The pool an export streams from (in a snapshot of its own, without a timeout): the replica's
+   * for a key with no recent write, else the primary's (an export's connection is not checked).
+   */
   get pool(): Pool {
-    return this.replica.pool;
+    return this.wrote ? this.primary.pool : this.replica.pool;
   }
 
   async query<R>(text: string, values?: unknown[]): Promise<R[]> {
+    let client: PoolClient | undefined;
     try {
-      const { rows } = await this.replica.pool.query({ text, values, query_timeout: this.timeoutMs } as QueryConfig);
+      client = await this.replica.pool.connect();
+      if (!(await this.caughtUp(client))) {
+        client.release();
+        this.replicas.behind++;
+        return this.primary.query<R>(text, values);
+      }
+      const { rows } = await client.query({ text, values, query_timeout: this.timeoutMs } as QueryConfig);
+      client.release();
       this.replica.reads++;
       return rows as R[];
     } catch (error) {
       // the same statement would fail the same way on the primary
-      if (isBadInputError(error as PgError)) throw error;
+      if (isBadInputError(error as PgError)) {
+        client?.release();
+        throw error;
+      }
+      client?.release(error as Error); // closed, not reused: it may be frozen or mid-statement
       this.replicas.suspect(this.replica, error as PgError);
       return this.primary.query<R>(text, values);
     }
+  }
+
+  private async caughtUp(client: PoolClient): Promise<boolean> {
+    if ((replayedBy.get(client) ?? -1) >= this.required) return true;
+    const { rows } = await client.query({ text: REPLAYED_SQL, query_timeout: this.timeoutMs } as QueryConfig);
+    const replayed = (rows[0] as { position: number }).position;
+    replayedBy.set(client, replayed);
+    return replayed >= this.required;
   }
 }
