@@ -1,5 +1,4 @@
 import { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
-import { currentReadTarget } from './read-target';
 import { READ_ONLY_SQLSTATE } from './writable-primary';
 
 /** Something SQL can be sent to: the pool, or the client of an open transaction. */
@@ -34,6 +33,15 @@ type CancelRequest = { cancel(client: PoolClient, query: unknown): void };
 /** The connection at fault is unusable for writes (a standby): it is dropped, not returned to the pool. */
 const dropsConnection = (error: unknown) => (error as { code?: string }).code === READ_ONLY_SQLSTATE;
 
+/**
+ * Where a read request's statements go (API.md section 19): the primary (`Db` itself) or a
+ * replica's reads, which the HTTP edge chose for the request and the read services are handed.
+ * `pool`: where an export streams from, in a snapshot of its own.
+ */
+export interface ReadTarget extends Queryable {
+  readonly pool: Pool;
+}
+
 /** The client of an open transaction. It runs one statement at a time, in call order. */
 class ClientQueryable implements Queryable {
   private tail: Promise<unknown> = Promise.resolve();
@@ -60,7 +68,7 @@ class ClientQueryable implements Queryable {
  * on embedded PGlite). Hot paths send SQL here directly: no entity hydration, one round trip
  * per statement, and every write inside `transaction`.
  */
-export class Db implements Queryable {
+export class Db implements ReadTarget {
   private readonly begin: string;
 
   constructor(
@@ -77,19 +85,6 @@ export class Db implements Queryable {
 
   async query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
     return (await this.pool.query(this.config(text, values, name))).rows as R[];
-  }
-
-  /**
-   * Where the reads of the current request go: the replica the HTTP edge chose for it (a read
-   * route of a key whose writes that replica has replayed, API.md section 19), else the primary.
-   */
-  forReads(): Queryable {
-    return currentReadTarget<Queryable>() ?? this;
-  }
-
-  /** The pool an export of the current request streams from: its replica's (see forReads), else the primary's. */
-  exportPool(): Pool {
-    return currentReadTarget<{ pool?: Pool }>()?.pool ?? this.pool;
   }
 
   /**

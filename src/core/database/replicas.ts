@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Pool, PoolClient, QueryConfig } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { replicaPoolOptions } from './data-source-options';
-import { Db, Queryable } from './db';
+import { Db, ReadTarget } from './db';
 import { isBadInputError, PgError } from './db-errors';
 
 /** WAL position in bytes (`pg_lsn - '0/0'`): what a primary has written, what a replica has replayed. */
@@ -104,7 +104,7 @@ export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** Where a read request of a key whose last write is at `position` reads: a replica, or the primary (undefined). */
-  target(position: number): Queryable | undefined {
+  target(position: number): ReadTarget | undefined {
     // the replica's last check is a hint (a URL may lead to several servers, as a Kubernetes -ro
     // service does): each connection proves it has replayed what the request needs before it reads
     const ready = this.replicas.filter((r) => r.healthy && r.replayed >= position);
@@ -165,7 +165,7 @@ const replayedBy = new WeakMap<PoolClient, number>();
  * connection asks its server once, and again only when the request needs more than it last said.
  * A connection behind, a failure or a timeout: the statement is answered by the primary.
  */
-class ReplicaReads implements Queryable {
+class ReplicaReads implements ReadTarget {
   constructor(
     private readonly replica: Replica,
     private readonly replicas: Replicas,

@@ -7,6 +7,7 @@ import {
   Module,
   NestInterceptor,
   SetMetadata,
+  createParamDecorator,
 } from '@nestjs/common';
 import { APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { from, mergeMap, Observable } from 'rxjs';
@@ -14,20 +15,32 @@ import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
 import { ROUTE_ACTIONS, RouteActionsMeta } from '../auth/route-actions.decorator';
 import { WritePositions } from '../cache/write-positions';
 import { AppConfig } from '../config/app-config';
-import { withReadTarget } from '../database/read-target';
+import { ReadTarget } from '../database/db';
 import { Replicas } from '../database/replicas';
 import { RequestActor } from '../model/record';
 
 const READS_FROM_REPLICA = 'crm:readsFromReplica';
+/** Property of the request where the interceptor leaves the read target it chose. */
+const READS_PROPERTY = 'crmReads';
+
+/**
+ * Injects where the request's reads go: the replica the interceptor chose, or undefined (the
+ * primary, the read services' default; always without DATABASE_REPLICA_URLS). A parameter, not an
+ * AsyncLocalStorage context: that would cost every request of the process its async hooks.
+ */
+export const ReadsFrom = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ReadTarget | undefined => ctx.switchToHttp().getRequest()[READS_PROPERTY],
+);
 
 /** A read-only route outside the route table whose reads may be answered by a replica. */
 export const ReadsFromReplica = () => SetMetadata(READS_FROM_REPLICA, true);
 
 /**
  * Sends the reads of read routes to a replica (API.md section 19), with read-your-writes per key:
- * - a route whose only action is `read` (list, get one, counts, group by, duplicates) or marked
- *   `@ReadsFromReplica()` (search) runs its handler with the replica Replicas.target gives for the key's last write position
- *   (none: the primary);
+ * - a route whose only action is `read` (list, get one, counts, group by, duplicates, export) or
+ *   marked `@ReadsFromReplica()` (search) gets the replica Replicas.target gives for the key's
+ *   last write position (none: the primary), which its handler hands the read service
+ *   (`@ReadsFrom()`);
  * - any other request of a key, but a GET, notes the primary's WAL position once its
  *   handler has finished (every COMMIT done), before the answer leaves.
  * Registered only with DATABASE_REPLICA_URLS: without replicas no request pays anything.
@@ -54,9 +67,9 @@ class ReplicaReadsInterceptor implements NestInterceptor {
     }
     return from(this.positions.required(actor.apiKeyId)).pipe(
       mergeMap((position) => {
-        const target = this.replicas.target(position);
-        if (!target) return next.handle();
-        return new Observable((subscriber) => withReadTarget(target, () => next.handle().subscribe(subscriber)));
+        // undefined: the primary (the services' default)
+        request[READS_PROPERTY] = this.replicas.target(position);
+        return next.handle();
       }),
     );
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Db } from '../database/db';
+import { Db, Queryable } from '../database/db';
 import { CollectionMeta } from '../model/collection-meta';
 import {
   COMPACT_LIVE_COUNTS_SQL,
@@ -45,7 +45,7 @@ export class LiveCounts implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** The live records of `meta`, or undefined when its table is not counted. */
-  async count(meta: CollectionMeta): Promise<number | undefined> {
+  async count(meta: CollectionMeta, reads: Queryable = this.db): Promise<number | undefined> {
     let counted = this.counted.get(meta.table);
     if (!counted) {
       counted = this.db.query<{ counted: boolean }>(COUNTED_SQL, [meta.table]).then(([row]) => row.counted);
@@ -53,7 +53,7 @@ export class LiveCounts implements OnApplicationBootstrap, OnApplicationShutdown
       counted.catch(() => this.counted.delete(meta.table)); // asked again next time
     }
     if (!(await counted)) return undefined;
-    const [row] = await this.db.forReads().query<{ count: number; rows: number }>(LIVE_COUNT_SQL, [meta.table]);
+    const [row] = await reads.query<{ count: number; rows: number }>(LIVE_COUNT_SQL, [meta.table]);
     if (row.rows > MANY_DELTAS) this.compactionNeeded = true;
     return row.count;
   }

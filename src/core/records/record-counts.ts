@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CountCache } from '../cache/count-cache';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Db } from '../database/db';
+import { Db, Queryable } from '../database/db';
 import { CollectionCatalog } from '../model/collection-catalog';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
@@ -38,17 +38,24 @@ export class RecordCounts {
   ) {}
 
   /** The counter of a list of `meta` filtered by `filter`, read with `access`. */
-  counter(meta: CollectionMeta, mode: CountMode, filter: ResolvedFilter | undefined, access: Access): Counter {
+  counter(
+    meta: CollectionMeta,
+    mode: CountMode,
+    filter: ResolvedFilter | undefined,
+    access: Access,
+    reads: Queryable = this.db,
+  ): Counter {
     const repository = this.repositories.of(meta, access);
     // a key limited to some rows counts only them: its counts are cached apart
     const scope = repository.scope ? `${repository.scope.key}\u0000` : '';
     if (mode === 'none') return async () => ({ totalCount: null });
-    const counter = mode === 'estimated' ? this.estimated(repository) : this.exact(meta, filter, scope, repository);
+    const counter =
+      mode === 'estimated' ? this.estimated(repository, reads) : this.exact(meta, filter, scope, repository, reads);
     // every live record (no filter, a key that reads every row): the maintained count, exact in both modes
     if (filter !== undefined || repository.scope) return counter;
     const flag = mode === 'estimated' ? { estimated: false } : {};
     return async (where, values) => {
-      const live = await this.live.count(meta);
+      const live = await this.live.count(meta, reads);
       return live === undefined ? counter(where, values) : { totalCount: live, ...flag };
     };
   }
@@ -57,11 +64,11 @@ export class RecordCounts {
    * Exact up to the limit (a count that stops at limit + 1); above it the planner's estimate,
    * never below limit + 1: an estimate is never given where the exact number is cheap.
    */
-  private estimated(repository: RecordRepository): Counter {
+  private estimated(repository: RecordRepository, reads: Queryable): Counter {
     return async (where, values) => {
-      const upTo = await repository.countUpTo(this.db.forReads(), where, values, this.config.countExactLimit);
+      const upTo = await repository.countUpTo(reads, where, values, this.config.countExactLimit);
       if (upTo <= this.config.countExactLimit) return { totalCount: upTo, estimated: false };
-      const estimate = await repository.estimate(this.db.forReads(), where, values);
+      const estimate = await repository.estimate(reads, where, values);
       return { totalCount: Math.max(estimate, upTo), estimated: true };
     };
   }
@@ -76,18 +83,18 @@ export class RecordCounts {
     filter: ResolvedFilter | undefined,
     scope: string,
     repository: RecordRepository,
+    reads: Queryable,
   ): Counter {
-    const reads = [
+    const tables = [
       meta.plural,
       ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
     ];
     return async (where, values) => {
-      const db = this.db.forReads();
       // a replica's count may be older than the collection's version: it is not cached
-      if (db !== this.db) return { totalCount: await repository.count(db, where, values) };
+      if (reads !== this.db) return { totalCount: await repository.count(reads, where, values) };
       return {
-        totalCount: await this.cache.count(reads, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
-          repository.count(db, where, values),
+        totalCount: await this.cache.count(tables, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
+          repository.count(reads, where, values),
         ),
       };
     };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Db } from '../database/db';
+import { Db, ReadTarget } from '../database/db';
 import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
@@ -37,15 +37,19 @@ export class RecordDuplicates {
     for (const meta of catalog.all()) this.criteria.set(meta, resolveCriteria(meta));
   }
 
-  async find(meta: CollectionMeta, input: DuplicatesInput, shape: Shape, access: Access): Promise<DuplicatesResult[]> {
+  async find(
+    meta: CollectionMeta,
+    input: DuplicatesInput,
+    shape: Shape,
+    access: Access,
+    reads: ReadTarget = this.db,
+  ): Promise<DuplicatesResult[]> {
     const repository = this.repositories.of(meta, access);
     let subjects: { record: Row; selfId?: string }[];
     if ('ids' in input) {
       if (input.ids.length === 0) return [];
       const byId = new Map(
-        this.shaper
-          .records(meta, await repository.findLiveByIds(this.db.forReads(), input.ids))
-          .map((r) => [r.id as string, r]),
+        this.shaper.records(meta, await repository.findLiveByIds(reads, input.ids)).map((r) => [r.id as string, r]),
       );
       subjects = input.ids.filter((id) => byId.has(id)).map((id) => ({ record: byId.get(id)!, selfId: id }));
     } else {
@@ -57,10 +61,10 @@ export class RecordDuplicates {
         const params = new SqlParams();
         const condition = duplicateCondition(criteria, record, params, selfId);
         if (!condition) return [];
-        return repository.duplicates(this.db.forReads(), condition, params.values, MAX_DUPLICATES);
+        return repository.duplicates(reads, condition, params.values, MAX_DUPLICATES);
       }),
     );
-    const records = await this.shaper.shape(this.db.forReads(), meta, matches.flat(), shape, access);
+    const records = await this.shaper.shape(reads, meta, matches.flat(), shape, access);
     const cursor = (record: ApiRecord) => encodeCursor(this.keys.cursorKey, { s: 'id:AL', v: [record.id] });
     let offset = 0;
     return matches.map((rows) => {

@@ -6,7 +6,7 @@ import type { Pool } from 'pg';
 import { redact } from '../access/redact';
 import { ChangeFeed } from '../changes/change-feed.service';
 import { EMBEDDED_DB } from '../database/database.module';
-import { Db } from '../database/db';
+import { Db, ReadTarget } from '../database/db';
 import { copyLines, cursorLines, ExportSource } from '../database/export-stream';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
@@ -53,7 +53,12 @@ export class RecordExports {
   }
 
   /** Opens the export (its statement has started: an error until here is the request's answer, before any byte). */
-  async open(meta: CollectionMeta, query: ExportQuery, access: Access): Promise<OpenExport> {
+  async open(
+    meta: CollectionMeta,
+    query: ExportQuery,
+    access: Access,
+    reads: ReadTarget = this.db,
+  ): Promise<OpenExport> {
     const omitted = access.admin ? undefined : access.grant(meta.plural)?.omitted;
     const wanted = query.fields && new Set(query.fields);
     const keep = (name: string) => (!wanted || wanted.has(name)) && !omitted?.has(name);
@@ -83,7 +88,7 @@ export class RecordExports {
     };
     // the request's replica when it has one (its snapshot's token is computed below, on the
     // primary); one that fails to start the export leaves it to the primary
-    const readPool = this.db.exportPool();
+    const readPool = reads.pool;
     const source = await start(readPool).catch((error: unknown) => {
       if (readPool === this.db.pool) throw error;
       return start(this.db.pool);

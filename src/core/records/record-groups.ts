@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { redact } from '../access/redact';
-import { Db } from '../database/db';
+import { Db, ReadTarget } from '../database/db';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ColumnRef } from '../model/column-ref';
@@ -39,13 +39,18 @@ export class RecordGroups {
     private readonly shaper: RecordShaper,
   ) {}
 
-  async groupBy(meta: CollectionMeta, query: GroupByQuery, access: Access): Promise<Group[]> {
+  async groupBy(
+    meta: CollectionMeta,
+    query: GroupByQuery,
+    access: Access,
+    reads: ReadTarget = this.db,
+  ): Promise<Group[]> {
     const params = new SqlParams();
     const statement = groupBySql(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
     const rows = await this.repositories
       .of(meta, access)
-      .aggregate(this.db.forReads(), { ...statement, where, limit: query.limit, values: params.values });
+      .aggregate(reads, { ...statement, where, limit: query.limit, values: params.values });
     const groups: Group[] = rows.map((row) => {
       const group: Group = {
         groupByDimensionValues: query.dimensions.map((d, i) => decode(d.ref, row[`d${i}`], !d.granularity)),
@@ -57,7 +62,7 @@ export class RecordGroups {
       });
       return group;
     });
-    if (query.sample) await this.attachSamples(meta, query, groups, access);
+    if (query.sample) await this.attachSamples(meta, query, groups, access, reads);
     return groups;
   }
 
@@ -70,11 +75,12 @@ export class RecordGroups {
     query: GroupByQuery,
     groups: Group[],
     access: Access,
+    reads: ReadTarget,
   ): Promise<void> {
     const params = new SqlParams();
     const dimensions = dimensionExpressions(query, params);
     const where = whereSql(meta, query.filter, 'filtered', params);
-    const rows = await this.repositories.of(meta, access).samples(this.db.forReads(), {
+    const rows = await this.repositories.of(meta, access).samples(reads, {
       dimensions,
       where,
       orderBy: orderBySql(query.sampleSort),

@@ -1,5 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { Db } from '../database/db';
+import { Db, ReadTarget } from '../database/db';
 import type { Access } from '../model/access';
 import { CollectionMeta } from '../model/collection-meta';
 import { ApiRecord } from '../model/record';
@@ -40,22 +40,30 @@ export class RecordReads {
     query: ListQuery,
     access: Access,
     count: CountMode = 'exact',
+    reads: ReadTarget = this.db,
   ): Promise<ListResult> {
     const page = await findPage(
-      this.db.forReads(),
+      reads,
       this.repositories.of(meta, access),
       query,
       this.keys.cursorKey,
-      this.counts.counter(meta, count, query.filter, access),
+      this.counts.counter(meta, count, query.filter, access, reads),
     );
-    const records = await this.shaper.shape(this.db.forReads(), meta, page.rows, query, access);
+    const records = await this.shaper.shape(reads, meta, page.rows, query, access);
     return { records, pageInfo: page.pageInfo, count: page.count };
   }
 
-  async findOne(meta: CollectionMeta, id: string, shape: Shape, access: Access): Promise<VersionedRecord> {
-    const row = await this.repositories.of(meta, access).findLive(this.db.forReads(), id);
+  /** `reads`: where the statements go (a replica the edge chose, API.md section 19); the primary by default. */
+  async findOne(
+    meta: CollectionMeta,
+    id: string,
+    shape: Shape,
+    access: Access,
+    reads: ReadTarget = this.db,
+  ): Promise<VersionedRecord> {
+    const row = await this.repositories.of(meta, access).findLive(reads, id);
     if (!row) throw new NotFoundException('Record not found');
-    const [record] = await this.shaper.shape(this.db.forReads(), meta, [row], shape, access);
+    const [record] = await this.shaper.shape(reads, meta, [row], shape, access);
     return { record, etag: etagOf(row, this.keys.etagKey) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { redact } from '../access/redact';
-import { Db } from '../database/db';
+import { Db, ReadTarget } from '../database/db';
 import type { Access } from '../model/access';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionMeta } from '../model/collection-meta';
@@ -55,9 +55,9 @@ export class RecordSearch {
   }
 
   /** The key's search: within its rows of each collection, the records as it may see them. */
-  async search(query: SearchQuery, access: Access): Promise<SearchAnswer> {
+  async search(query: SearchQuery, access: Access, reads: ReadTarget = this.db): Promise<SearchAnswer> {
     const scopeOf = (meta: CollectionMeta) => this.repositories.of(meta, access).scope;
-    const rows = await searchRows(this.db.forReads(), query, query.limit + 1, scopeOf);
+    const rows = await searchRows(reads, query, query.limit + 1, scopeOf);
     const page = rows.slice(0, query.limit);
     const results = page.map((row: Row) => {
       const meta = this.bySingular.get(row.objectNameSingular as string)!;

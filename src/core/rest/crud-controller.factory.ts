@@ -1,4 +1,6 @@
 import { Controller, Inject, Optional, Param, Type } from '@nestjs/common';
+import type { ReadTarget } from '../database/db';
+import { ReadsFrom } from '../http/replica-reads';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
@@ -57,9 +59,10 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @CountPreference() count: CountMode | undefined,
       @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
+      @ReadsFrom() reads?: ReadTarget,
     ) {
       if (count) header('Preference-Applied', `count=${count}`);
-      return pageAnswer(def.plural, await this.records.reads.findMany(this.meta, list, actor.access, count));
+      return pageAnswer(def.plural, await this.records.reads.findMany(this.meta, list, actor.access, count, reads));
     }
 
     @route('exportRecords')
@@ -67,8 +70,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @RouteQuery(query.exportRecords) exported: ExportQuery,
       @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
+      @ReadsFrom() reads?: ReadTarget,
     ) {
-      return exportFile(await this.records.exports.open(this.meta, exported, actor.access), header);
+      return exportFile(await this.records.exports.open(this.meta, exported, actor.access, reads), header);
     }
 
     @route('createOne')
@@ -106,8 +110,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @RouteQuery(query.findOne) shape: Shape,
       @Actor() actor: RequestActor,
       @ResponseHeaders() header: SetHeader,
+      @ReadsFrom() reads?: ReadTarget,
     ) {
-      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape, actor.access);
+      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape, actor.access, reads);
       return recordAnswer(key('findOne'), record, etag, header);
     }
 
@@ -140,8 +145,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
       @RouteBody(body.DuplicatesBodyPipe) input: DuplicatesInput,
       @RouteQuery(query.findDuplicates) shape: Shape,
       @Actor() actor: RequestActor,
+      @ReadsFrom() reads?: ReadTarget,
     ) {
-      return duplicatesAnswer(def, await this.records.duplicates.find(this.meta, input, shape, actor.access));
+      return duplicatesAnswer(def, await this.records.duplicates.find(this.meta, input, shape, actor.access, reads));
     }
 
     @route('updateMany')
@@ -175,8 +181,12 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     }
 
     @route('groupBy')
-    async groupBy(@RouteQuery(query.groupBy) groups: GroupByQuery, @Actor() actor: RequestActor) {
-      return this.records.groups.groupBy(this.meta, groups, actor.access);
+    async groupBy(
+      @RouteQuery(query.groupBy) groups: GroupByQuery,
+      @Actor() actor: RequestActor,
+      @ReadsFrom() reads?: ReadTarget,
+    ) {
+      return this.records.groups.groupBy(this.meta, groups, actor.access, reads);
     }
 
     @route('merge')

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Injectable, Module, PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
-import { ReadsFromReplica } from '../http/replica-reads';
+import type { ReadTarget } from '../database/db';
+import { ReadsFrom, ReadsFromReplica } from '../http/replica-reads';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { RequestActor } from '../model/record';
 import { errors } from '../openapi/operation-parts';
@@ -101,8 +102,12 @@ export class SearchController {
     },
   })
   @errors(400, 401, 429)
-  async search(@RouteQuery(SearchQueryPipe) query: SearchQuery, @Actor() actor: RequestActor) {
-    const { results, pageInfo } = await this.records.search(query, actor.access);
+  async search(
+    @RouteQuery(SearchQueryPipe) query: SearchQuery,
+    @Actor() actor: RequestActor,
+    @ReadsFrom() reads?: ReadTarget,
+  ) {
+    const { results, pageInfo } = await this.records.search(query, actor.access, reads);
     return { data: { search: results }, pageInfo };
   }
 }
