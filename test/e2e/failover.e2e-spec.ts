@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createApp } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { readPages } from '../cluster/feed';
 import { sleep } from '../support/child-server';
@@ -10,7 +9,7 @@ import { Http } from '../support/http';
 import { announceSkippedSuite } from '../support/skipped-suites';
 import { SseClient } from '../support/sse-client';
 import { TcpSwitch } from '../support/tcp-switch';
-import { TEST_ENCRYPTION_KEY } from '../support/test-app';
+import { startTestServer } from '../support/test-app';
 
 /**
  * API.md section 19, failover: a primary with a synchronous streaming standby (both started here,
@@ -63,22 +62,13 @@ if (!BIN)
   }, 60_000);
 
   it('answers 503 during the switch, serves again after the promotion, loses no acknowledged write', async () => {
-    const created = await createApp({
-      env: {
-        DATABASE_URL: endpoint.url(),
-        DB_CONNECT_TIMEOUT_MS: '2000',
-        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        BOOTSTRAP_API_KEY: 'false',
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-        HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
-        RATE_LIMIT_PER_SECOND: '1000000',
-        RATE_LIMIT_PER_MINUTE: '60000000',
-        CHANGES_KEEPALIVE_MS: '500',
-      },
+    const server = await startTestServer({
+      DATABASE_URL: endpoint.url(),
+      DB_CONNECT_TIMEOUT_MS: '2000',
+      CHANGES_KEEPALIVE_MS: '500',
     });
-    app = created.app;
-    await app.listen(0, '127.0.0.1');
-    const baseUrl = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`;
+    app = server.app;
+    const baseUrl = server.baseUrl;
     const { token } = await createApiKey(app, 'failover', new Date(Date.now() + 3600_000));
     const http = new Http(baseUrl, token);
     const since = (await http.get('/changes/head')).body.data.token;

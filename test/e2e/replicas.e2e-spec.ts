@@ -2,7 +2,6 @@ import { INestApplication } from '@nestjs/common';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { createApp } from '../../src/app.factory';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { Replicas } from '../../src/core/database/replicas';
 import { sleep } from '../support/child-server';
@@ -10,7 +9,7 @@ import { PostgresServer, replicationBinDir } from '../support/embedded-postgres'
 import { Http } from '../support/http';
 import { redisForSuite } from '../support/redis-server';
 import { announceSkippedSuite } from '../support/skipped-suites';
-import { TEST_ENCRYPTION_KEY } from '../support/test-app';
+import { startTestServer } from '../support/test-app';
 
 /**
  * API.md section 19, read replicas: a primary and a streaming standby replaying 2 s late
@@ -44,23 +43,14 @@ const redis = redisForSuite('replicas-redis');
     appendFileSync(join(standby.dataDir, 'postgresql.auto.conf'), `recovery_min_apply_delay = '2s'\n`);
     await standby.start();
     for (let i = 0; i < 2; i++) {
-      const { app } = await createApp({
-        env: {
-          DATABASE_URL: primary.url,
-          DATABASE_REPLICA_URLS: standby.url,
-          REPLICA_TIMEOUT_MS: '250',
-          ...redis.env(),
-          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-          BOOTSTRAP_API_KEY: 'false',
-          LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-          HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
-          RATE_LIMIT_PER_SECOND: '1000000',
-          RATE_LIMIT_PER_MINUTE: '60000000',
-        },
+      const { app, baseUrl } = await startTestServer({
+        DATABASE_URL: primary.url,
+        DATABASE_REPLICA_URLS: standby.url,
+        REPLICA_TIMEOUT_MS: '250',
+        ...redis.env(),
       });
       apps.push(app);
-      await app.listen(0, '127.0.0.1');
-      urls.push(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest`);
+      urls.push(baseUrl);
     }
     // the replica is used once its health checks have seen it replay within the lag limit
     for (let i = 0; i < 100 && !apps.every((a) => a.get(Replicas).replicas[0].healthy); i++) await sleep(100);

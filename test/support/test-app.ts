@@ -25,6 +25,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The settings every test server runs with, then `env` (its database, the suite's own). */
+export function testServerEnv(env: Record<string, string>): Record<string, string> {
+  return {
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    BOOTSTRAP_API_KEY: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // CI runs the suite on both HTTP adapters
+    HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
+    // suites fire requests faster than a client should; the rate-limit tests set their own limits
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_PER_MINUTE: '60000000',
+    ...env,
+  };
+}
+
+/** The real application on the database of `env` (a suite's own servers), listening on a random port. */
+export async function startTestServer(
+  env: Record<string, string>,
+): Promise<{ app: INestApplication; baseUrl: string }> {
+  const { app } = await createApp({ env: testServerEnv(env) });
+  await app.listen(0, '127.0.0.1');
+  return { app, baseUrl: `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rest` };
+}
+
 /**
  * Boots the real application (createApp) on a fresh database and a random port, with an API key.
  * Each test file gets its own database: PostgreSQL when TEST_DATABASE_URL is set, else PGlite.
@@ -34,21 +58,7 @@ export async function startTestApp(
   options: Pick<CreateAppOptions, 'logStream' | 'collections'> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  const { app, config } = await createApp({
-    ...options,
-    env: {
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      BOOTSTRAP_API_KEY: 'false',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      // CI runs the suite on both HTTP adapters
-      HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
-      // suites fire requests faster than a client should; the rate-limit tests set their own limits
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_PER_MINUTE: '60000000',
-      ...database.env,
-      ...env,
-    },
-  });
+  const { app, config } = await createApp({ ...options, env: testServerEnv({ ...database.env, ...env }) });
   await app.listen(0, '127.0.0.1');
   // PGlite runs in this process: a long statement holds the event loop, and the server's 5 s
   // keep-alive timer then fires just as the client reuses the idle connection (ECONNRESET). Idle

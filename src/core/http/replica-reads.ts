@@ -17,20 +17,28 @@ import { WritePositions } from '../cache/write-positions';
 import { AppConfig } from '../config/app-config';
 import { ReadTarget } from '../database/db';
 import { Replicas } from '../database/replicas';
+import type { Access } from '../model/access';
 import { RequestActor } from '../model/record';
 
 const READS_FROM_REPLICA = 'crm:readsFromReplica';
 /** Property of the request where the interceptor leaves the read target it chose. */
 const READS_PROPERTY = 'crmReads';
 
+/** What a read route hands its service: the key's access, and where to read (undefined: the primary). */
+export interface ReadRequest {
+  access: Access;
+  reads?: ReadTarget;
+}
+
 /**
- * Injects where the request's reads go: the replica the interceptor chose, or undefined (the
- * primary, the read services' default; always without DATABASE_REPLICA_URLS). A parameter, not an
+ * Injects a read route's ReadRequest: the access of the key (set by the guard) and the replica the
+ * interceptor chose, if any (never without DATABASE_REPLICA_URLS). A parameter, not an
  * AsyncLocalStorage context: that would cost every request of the process its async hooks.
  */
-export const ReadsFrom = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): ReadTarget | undefined => ctx.switchToHttp().getRequest()[READS_PROPERTY],
-);
+export const Reading = createParamDecorator((_: unknown, ctx: ExecutionContext): ReadRequest => {
+  const request = ctx.switchToHttp().getRequest();
+  return { access: (request[ACTOR_PROPERTY] as RequestActor).access, reads: request[READS_PROPERTY] };
+});
 
 /** A read-only route outside the route table whose reads may be answered by a replica. */
 export const ReadsFromReplica = () => SetMetadata(READS_FROM_REPLICA, true);
@@ -40,7 +48,7 @@ export const ReadsFromReplica = () => SetMetadata(READS_FROM_REPLICA, true);
  * - a route whose only action is `read` (list, get one, counts, group by, duplicates, export) or
  *   marked `@ReadsFromReplica()` (search) gets the replica Replicas.target gives for the key's
  *   last write position (none: the primary), which its handler hands the read service
- *   (`@ReadsFrom()`);
+ *   (`@Reading()`);
  * - any other request of a key, but a GET, notes the primary's WAL position once its
  *   handler has finished (every COMMIT done), before the answer leaves.
  * Registered only with DATABASE_REPLICA_URLS: without replicas no request pays anything.

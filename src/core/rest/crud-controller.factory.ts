@@ -1,8 +1,7 @@
 import { Controller, Inject, Optional, Param, Type } from '@nestjs/common';
-import type { ReadTarget } from '../database/db';
-import { ReadsFrom } from '../http/replica-reads';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor } from '../auth/request-actor.decorator';
+import { Reading, ReadRequest } from '../http/replica-reads';
 import { ResponseHeaders, SetHeader } from '../http/response-headers.decorator';
 import { CollectionCatalog } from '../model/collection-catalog';
 import { CollectionDefinition } from '../model/collection-definition';
@@ -57,22 +56,20 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     async findMany(
       @RouteQuery(query.findMany) list: ListQuery,
       @CountPreference() count: CountMode | undefined,
-      @Actor() actor: RequestActor,
+      @Reading() { access, reads }: ReadRequest,
       @ResponseHeaders() header: SetHeader,
-      @ReadsFrom() reads?: ReadTarget,
     ) {
       if (count) header('Preference-Applied', `count=${count}`);
-      return pageAnswer(def.plural, await this.records.reads.findMany(this.meta, list, actor.access, count, reads));
+      return pageAnswer(def.plural, await this.records.reads.findMany(this.meta, list, access, count, reads));
     }
 
     @route('exportRecords')
     async exportRecords(
       @RouteQuery(query.exportRecords) exported: ExportQuery,
-      @Actor() actor: RequestActor,
+      @Reading() { access, reads }: ReadRequest,
       @ResponseHeaders() header: SetHeader,
-      @ReadsFrom() reads?: ReadTarget,
     ) {
-      return exportFile(await this.records.exports.open(this.meta, exported, actor.access, reads), header);
+      return exportFile(await this.records.exports.open(this.meta, exported, access, reads), header);
     }
 
     @route('createOne')
@@ -108,11 +105,10 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     async findOne(
       @Param('id', UuidParamPipe) id: string,
       @RouteQuery(query.findOne) shape: Shape,
-      @Actor() actor: RequestActor,
+      @Reading() { access, reads }: ReadRequest,
       @ResponseHeaders() header: SetHeader,
-      @ReadsFrom() reads?: ReadTarget,
     ) {
-      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape, actor.access, reads);
+      const { record, etag } = await this.records.reads.findOne(this.meta, id, shape, access, reads);
       return recordAnswer(key('findOne'), record, etag, header);
     }
 
@@ -144,10 +140,9 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     async findDuplicates(
       @RouteBody(body.DuplicatesBodyPipe) input: DuplicatesInput,
       @RouteQuery(query.findDuplicates) shape: Shape,
-      @Actor() actor: RequestActor,
-      @ReadsFrom() reads?: ReadTarget,
+      @Reading() { access, reads }: ReadRequest,
     ) {
-      return duplicatesAnswer(def, await this.records.duplicates.find(this.meta, input, shape, actor.access, reads));
+      return duplicatesAnswer(def, await this.records.duplicates.find(this.meta, input, shape, access, reads));
     }
 
     @route('updateMany')
@@ -181,12 +176,8 @@ export function createCrudController(def: CollectionDefinition): Type<object> {
     }
 
     @route('groupBy')
-    async groupBy(
-      @RouteQuery(query.groupBy) groups: GroupByQuery,
-      @Actor() actor: RequestActor,
-      @ReadsFrom() reads?: ReadTarget,
-    ) {
-      return this.records.groups.groupBy(this.meta, groups, actor.access, reads);
+    async groupBy(@RouteQuery(query.groupBy) groups: GroupByQuery, @Reading() { access, reads }: ReadRequest) {
+      return this.records.groups.groupBy(this.meta, groups, access, reads);
     }
 
     @route('merge')

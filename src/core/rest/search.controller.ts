@@ -1,10 +1,7 @@
 import { Controller, Get, Inject, Injectable, Module, PipeTransform } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Actor } from '../auth/request-actor.decorator';
-import type { ReadTarget } from '../database/db';
-import { ReadsFrom, ReadsFromReplica } from '../http/replica-reads';
+import { Reading, ReadRequest, ReadsFromReplica } from '../http/replica-reads';
 import { CollectionCatalog } from '../model/collection-catalog';
-import { RequestActor } from '../model/record';
 import { errors } from '../openapi/operation-parts';
 import { parseSearchQuery, SearchQuery } from '../query/search-query';
 import { RecordSearch } from '../records/record-search';
@@ -102,12 +99,8 @@ export class SearchController {
     },
   })
   @errors(400, 401, 429)
-  async search(
-    @RouteQuery(SearchQueryPipe) query: SearchQuery,
-    @Actor() actor: RequestActor,
-    @ReadsFrom() reads?: ReadTarget,
-  ) {
-    const { results, pageInfo } = await this.records.search(query, actor.access, reads);
+  async search(@RouteQuery(SearchQueryPipe) query: SearchQuery, @Reading() { access, reads }: ReadRequest) {
+    const { results, pageInfo } = await this.records.search(query, access, reads);
     return { data: { search: results }, pageInfo };
   }
 }
