@@ -7,10 +7,9 @@ import { isBadInputError, PgError } from './db-errors';
 
 /** WAL position in bytes (`pg_lsn - '0/0'`): what a primary has written, what a replica has replayed. */
 const PRIMARY_POSITION_SQL = `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::float8 AS "position"`;
-const REPLAYED_SQL = `SELECT (coalesce(pg_last_wal_replay_lsn(), '0/0'::pg_lsn) - '0/0'::pg_lsn)::float8 AS "position"`;
-const REPLICA_HEALTH_SQL =
-  `SELECT pg_is_in_recovery() AS "recovery", ` +
-  `(coalesce(pg_last_wal_replay_lsn(), '0/0'::pg_lsn) - '0/0'::pg_lsn)::float8 AS "position"`;
+const REPLAYED = `(coalesce(pg_last_wal_replay_lsn(), '0/0'::pg_lsn) - '0/0'::pg_lsn)::float8 AS "position"`;
+const REPLAYED_SQL = `SELECT ${REPLAYED}`;
+const REPLICA_HEALTH_SQL = `SELECT pg_is_in_recovery() AS "recovery", ${REPLAYED}`;
 
 /** A replica's pool, what its last health check found, and how many reads it served. */
 export class Replica {
@@ -99,8 +98,7 @@ export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** The primary's WAL position now (after a write request's COMMIT: what its key must see). */
   async primaryPosition(): Promise<number> {
-    const [row] = await this.db.query<{ position: number }>(PRIMARY_POSITION_SQL);
-    return row.position;
+    return (await this.db.query<{ position: number }>(PRIMARY_POSITION_SQL))[0].position;
   }
 
   /** Where a read request of a key whose last write is at `position` reads: a replica, or the primary (undefined). */
@@ -184,35 +182,39 @@ class ReplicaReads implements ReadTarget {
   }
 
   async query<R>(text: string, values?: unknown[]): Promise<R[]> {
+    return (await this.onReplica<R>(text, values)) ?? this.primary.query<R>(text, values);
+  }
+
+  /** The statement's rows from the replica; undefined when the primary must answer it. */
+  private async onReplica<R>(text: string, values?: unknown[]): Promise<R[] | undefined> {
     let client: PoolClient | undefined;
+    let broken: Error | undefined; // the connection is closed, not reused: it may be frozen or mid-statement
+    const onError = (error: Error) => (broken = error); // one that dies while checked out: no crash
     try {
       client = await this.replica.pool.connect();
-      if (!(await this.caughtUp(client))) {
-        client.release();
-        this.replicas.behind++;
-        return this.primary.query<R>(text, values);
-      }
+      client.on('error', onError);
+      if (!(await this.caughtUp(client))) return undefined;
       const { rows } = await client.query({ text, values, query_timeout: this.timeoutMs } as QueryConfig);
-      client.release();
       this.replica.reads++;
       return rows as R[];
     } catch (error) {
-      // the same statement would fail the same way on the primary
-      if (isBadInputError(error as PgError)) {
-        client?.release();
-        throw error;
-      }
-      client?.release(error as Error); // closed, not reused: it may be frozen or mid-statement
+      if (isBadInputError(error as PgError)) throw error; // the primary would refuse it the same way
+      broken ??= error as Error;
       this.replicas.suspect(this.replica, error as PgError);
-      return this.primary.query<R>(text, values);
+      return undefined;
+    } finally {
+      client?.off('error', onError);
+      client?.release(broken);
     }
   }
 
+  /** Whether `client`'s server has replayed what the request needs (one behind is counted). */
   private async caughtUp(client: PoolClient): Promise<boolean> {
     if ((replayedBy.get(client) ?? -1) >= this.required) return true;
     const { rows } = await client.query({ text: REPLAYED_SQL, query_timeout: this.timeoutMs } as QueryConfig);
-    const replayed = (rows[0] as { position: number }).position;
-    replayedBy.set(client, replayed);
-    return replayed >= this.required;
+    replayedBy.set(client, (rows[0] as { position: number }).position);
+    if (replayedBy.get(client)! >= this.required) return true;
+    this.replicas.behind++;
+    return false;
   }
 }
