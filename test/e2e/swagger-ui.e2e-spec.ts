@@ -10,6 +10,9 @@ const OUTPUT = join(__dirname, '..', '..', 'test-output');
 // which a loaded CI machine has been seen to take longer than the action timeout to settle. The clicks do not wait
 // for it; each step waits for the element the previous one makes appear.
 const opened = { noWaitAfter: true } as const;
+// The document is 2.6 MB (38 collections): Swagger UI takes 6-7 s to render its tags on a quiet 2-core machine, and
+// more than 30 s (playwright's default) when the other jest workers load the same cores in CI.
+const UI_TIMEOUT_MS = 90_000;
 
 /** Swagger UI in a real headless Chromium: lists the collections, authorizes, runs GET /people. */
 // CI installs Debian's chromium and sets REQUIRE_CHROMIUM so that a missing browser fails instead of skipping;
@@ -22,6 +25,7 @@ if (!runs)
     'sudo apt-get install -y chromium (or CHROMIUM_PATH=/path/to/chromium npm test)',
   );
 (runs ? describe : describe.skip)('Swagger UI at /rest/docs (headless Chromium)', () => {
+  jest.setTimeout(4 * UI_TIMEOUT_MS);
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
@@ -46,6 +50,7 @@ if (!runs)
 
   it('lists the main objects first, each tag with its description, operations in the route table order, aliases last and deprecated', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
     await page.goto(`${t.baseUrl}/docs`);
     await page.waitForSelector('.opblock-tag-section');
     // tags collapsed: the operations appear once their tag is opened
@@ -108,7 +113,7 @@ if (!runs)
 
   it('lists the 38 collections, search, changes and imports, authorizes with a key and runs "try it out" on GET /people', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.setDefaultTimeout(60_000); // the whole suite shares two CPU cores with the other jest workers in CI
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
     const external: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(t.baseUrl.replace('/rest', ''))) external.push(request.url());
