@@ -4,14 +4,14 @@
  * `npm run lint:layers` checks them (CI runs it).
  */
 const LAYERS = [
-  ['config', 'errors', 'fields'], // facts: configuration, error types, field declarations
+  ['config', 'errors', 'fields', 'metrics'], // facts: configuration, error types, field declarations; the metrics registry
   ['model', 'security', 'validation'], // collection metadata, records, actor; keys; body validation
   ['database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler
   ['access'], // a key's grants compiled (their filters through the query language) and the write checks; query never imports it
   ['repository'], // one statement owner per collection, record codecs
   ['cache', 'changes', 'events', 'idempotency', 'records'], // services: typed inputs only
   ['imports'], // import jobs: a pipeline over the record services' rules and the statement owners
-  ['auth', 'health', 'http', 'logging', 'mcp', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table
+  ['auth', 'health', 'http', 'logging', 'mcp', 'observability', 'openapi', 'rest', 'routes'], // the HTTP edge (REST and MCP) and its route table; the metrics listener
 ];
 
 const folder = (names) => `^src/core/(${names.join('|')})/`;

@@ -16,6 +16,9 @@ import { setupOpenApi } from './core/openapi/openapi.module';
 import { inSequence, maxUrlLength, requestId, requireJsonBodyExcept } from './core/http/request-hardening';
 import { COLLECTIONS } from './collections';
 import { securityHeaders } from './core/http/security-headers';
+import { Metrics } from './core/metrics/metrics';
+import { httpMetrics, trackFastifyRoutes } from './core/observability/http-metrics';
+import { ObservabilityModule } from './core/observability/observability.module';
 
 export interface CreateAppOptions {
   /** Environment to read the configuration from (default: process.env). */
@@ -54,7 +57,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   const logging = createLogging(config, options.logStream);
   const root = AppModule.forRoot(config, logging.module, options.collections);
   // the Express routes are indexed by path once they are all registered (route-index.ts)
-  const module = { ...root, providers: [...(root.providers ?? []), ExpressRouteIndex] };
+  // and a serving instance has its metrics listener (the command-line tools do not)
+  const module = {
+    ...root,
+    imports: [...(root.imports ?? []), ObservabilityModule],
+    providers: [...(root.providers ?? []), ExpressRouteIndex],
+  };
   const nestOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
   let app: INestApplication;
   if (config.httpAdapter === 'fastify') {
@@ -88,9 +96,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
     app = express;
   }
   app.useLogger(quietStartup(app.get(PinoNestLogger)));
+  const metricsOn = config.metrics.port !== 0;
+  if (metricsOn && config.httpAdapter === 'fastify') trackFastifyRoutes(app);
   // security headers: helmet's full set on Swagger UI's pages (served by setupOpenApi at /rest/docs), an API set elsewhere
   app.use(
     inSequence([
+      ...(metricsOn ? [httpMetrics(app.get(Metrics))] : []),
       requestId,
       logging.httpLogger,
       maxUrlLength(config.maxUrlLength),

@@ -17,6 +17,7 @@ import { OpenApiModule } from './core/openapi/openapi.module';
 import { SharedRedisModule } from './core/cache/shared-redis';
 import { ReplicaReadsModule } from './core/http/replica-reads';
 import { FileStorageModule } from './core/files/file-storage.module';
+import { MetricsModule } from './core/metrics/metrics.module';
 
 @Module({})
 export class AppModule {
@@ -34,6 +35,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        MetricsModule,
         ...(logging ? [logging] : []),
         DatabaseModule.forRoot({ ...DATABASE_SCHEMA, collections: definitions }),
         SharedRedisModule,

@@ -36,6 +36,8 @@ export function testServerEnv(env: Record<string, string>): Record<string, strin
     // suites fire requests faster than a client should; the rate-limit tests set their own limits
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_PER_MINUTE: '60000000',
+    // no metrics listener (suites run side by side: a fixed port would clash); the metrics suite picks a free port
+    METRICS_PORT: '0',
     ...env,
   };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { DatabaseTierConfig, readDatabaseConfig } from './database-config';
 import { Env, EnvReader } from './env-reader';
 import { FilesConfig, FileStorageConfig, readFilesConfig, readFileStorageConfig } from './file-storage-config';
+import { MetricsConfig, readMetricsConfig } from './metrics-config';
 
 /**
  * Every setting of the service, read once from the environment.
@@ -104,6 +105,8 @@ export interface AppConfig {
   fileStorage: FileStorageConfig;
   /** Limits, signed links and cleanup of attachment files (FILE_*, PUBLIC_URL). */
   files: FilesConfig;
+  /** The metrics listener (METRICS_*). */
+  metrics: MetricsConfig;
 }
 
 /** 1 s, 5 s, 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h: ten attempts over more than 45 h. */
@@ -139,10 +142,12 @@ export function loadConfig(env: Env = process.env, { forMigrations = false } = {
   }
   const pageSizeMax = read.int('PAGE_SIZE_MAX', 200, 1, 10_000);
   const dataDir = dataDirOf(read.string('DATA_DIR', './data'));
+  const host = read.string('HOST', '127.0.0.1');
   const config: AppConfig = {
     httpAdapter: read.oneOf('HTTP_ADAPTER', 'express', ['express', 'fastify'] as const),
     port: read.int('PORT', 3000, 0, 65535),
-    host: read.string('HOST', '127.0.0.1'),
+    host,
+    metrics: readMetricsConfig(read, host),
     databaseUrl,
     database,
     dataDir,
