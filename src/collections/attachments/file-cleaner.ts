@@ -1,7 +1,15 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { Db } from '../../core/database/db';
 import { FileStorage } from '../../core/files';
+import { Metrics } from '../../core/metrics/metrics';
 import { fileDeletionStatements } from './file-deletion.statements';
 
 const BATCH = 100;
@@ -20,7 +28,7 @@ const idOfKey = (key: string) => key.slice(key.lastIndexOf('/') + 1);
  *   deleted person or company), and what interrupted uploads left (storage.removeStaleUploads).
  */
 @Injectable()
-export class FileCleaner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class FileCleaner implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('FileCleaner');
   private drainTimer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
@@ -32,7 +40,17 @@ export class FileCleaner implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly db: Db,
     private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
+
+  /** `crm_file_deletions_pending`, read on the metrics refresh timer. */
+  onModuleInit(): void {
+    if (this.config.metrics.port === 0) return;
+    const pending = this.metrics.gauge('crm_file_deletions_pending');
+    this.metrics.onRefresh('file deletions', async () =>
+      pending.set({}, await fileDeletionStatements.pending(this.db)),
+    );
+  }
 
   onApplicationBootstrap(): void {
     this.scheduleDrain(0);

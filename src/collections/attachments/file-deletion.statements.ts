@@ -25,6 +25,12 @@ export const fileDeletionStatements = {
     );
   },
 
+  /** Files waiting to be removed (metrics). */
+  async pending(db: Db): Promise<number> {
+    const [row] = await db.query<{ pending: number }>(`SELECT count(*)::int AS "pending" FROM "fileDeletion"`);
+    return row.pending;
+  },
+
   async done(db: Db, ids: string[]): Promise<void> {
     await db.query(`DELETE FROM "fileDeletion" WHERE "id" = ANY($1::uuid[])`, [ids]);
   },

@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SHARED_REDIS } from '../cache/shared-redis';
+import { Metrics } from '../metrics/metrics';
 import { TooManyRequestsException } from '../errors/error-names';
 
 interface Window {
@@ -37,6 +38,7 @@ export class RateLimiter {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(SHARED_REDIS) redis: Redis | null,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly metrics: Metrics,
   ) {
     const make = (points: number, duration: number, keyPrefix: string): RateLimiterAbstract =>
       redis
@@ -83,6 +85,7 @@ export class RateLimiter {
     httpAdapter.setHeader(response, 'RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
     httpAdapter.setHeader(response, 'RateLimit-Reset', String(resetSeconds));
     if (limited >= 0) {
+      this.metrics.counter('crm_rate_limit_refusals_total').inc();
       throw new TooManyRequestsException(
         `Rate limit exceeded: ${points} requests per ${name} for this API key`,
         resetSeconds,

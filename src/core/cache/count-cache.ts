@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { SHARED_REDIS } from './shared-redis';
 
 interface Entry {
@@ -36,7 +37,10 @@ export class CountCache {
   /** Redis key of a collection's version: `crm:count-version:people` (REDIS_KEY_PREFIX `crm:`). */
   private readonly versionKey: (collection: string) => string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(SHARED_REDIS) redis: Redis | null) {
+  private readonly lookups: ReturnType<Metrics['counter']>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(SHARED_REDIS) redis: Redis | null, metrics: Metrics) {
+    this.lookups = metrics.counter('crm_count_cache_lookups_total');
     this.shared = redis;
     this.versionKey = (collection) => `${config.redisKeyPrefix}count-version:${collection}`;
     this.enabled =
@@ -57,8 +61,10 @@ export class CountCache {
     if (hit && hit.version === version && Date.now() - hit.at < this.ttlMs) {
       this.entries.delete(cacheKey); // least recently used goes first
       this.entries.set(cacheKey, hit);
+      this.lookups.inc({ result: 'hit' });
       return hit.count;
     }
+    this.lookups.inc({ result: 'miss' });
     const count = await compute();
     this.entries.delete(cacheKey);
     this.entries.set(cacheKey, { version, count, at: Date.now() });

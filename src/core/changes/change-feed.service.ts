@@ -60,9 +60,14 @@ export class ChangeFeed {
 
   /** `GET /changes/head`: every change committed before it is at or before the token, every later one after it. */
   async head(): Promise<string> {
+    return tokenOf(await this.headPosition());
+  }
+
+  /** The position of the newest committed change (the sequencer run first). */
+  async headPosition(): Promise<number> {
     await this.sequence();
     const [row] = await this.db.query<{ pos: number }>(HEAD_SQL);
-    return tokenOf(Number(row.pos));
+    return Number(row.pos);
   }
 
   /**

@@ -67,6 +67,13 @@ export class ChangeStreams implements BeforeApplicationShutdown {
     this.wake();
   }
 
+  /** The open streams of this instance and the position of the one furthest behind (metrics). */
+  get open(): { count: number; slowest?: number } {
+    let slowest: number | undefined;
+    for (const sink of this.sinks) slowest = Math.min(slowest ?? sink.since, sink.since);
+    return { count: this.sinks.size, slowest };
+  }
+
   remove(sink: ChangeStreamSink): void {
     this.sinks.delete(sink);
   }

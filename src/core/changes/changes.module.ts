@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChangeFeed } from './change-feed.service';
 import { ChangeFeedSubscriber } from './change-feed.subscriber';
+import { ChangeMetrics } from './change-metrics';
 import { ChangeRetention } from './change-retention';
 import { ChangeSignal } from './change-signal';
 import { ChangeStreams } from './change-streams';
@@ -11,7 +12,7 @@ import { ChangeStreams } from './change-streams';
  * rest/changes.controller.ts; exports read `ChangeFeed.tokenOfSnapshot`.
  */
 @Module({
-  providers: [ChangeFeed, ChangeFeedSubscriber, ChangeRetention, ChangeSignal, ChangeStreams],
+  providers: [ChangeFeed, ChangeFeedSubscriber, ChangeMetrics, ChangeRetention, ChangeSignal, ChangeStreams],
   exports: [ChangeFeed, ChangeStreams, ChangeRetention],
 })
 export class ChangesModule {}

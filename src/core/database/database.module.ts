@@ -9,6 +9,9 @@ import { DatabaseSchema, dataSourceOptions, openEmbeddedDatabase } from './data-
 import { Db } from './db';
 import { runMigrations } from './migrate';
 import { Replicas } from './replicas';
+import { Metrics } from '../metrics/metrics';
+import { statementKind } from '../metrics/statement-kind';
+import { PoolMetrics } from './pool-metrics';
 
 /** The embedded database instance, or null on a real PostgreSQL. */
 export const EMBEDDED_DB = Symbol('EMBEDDED_DB');
@@ -45,6 +48,12 @@ class DatabaseLifecycle implements OnApplicationShutdown {
  * (TypeORM has no replication here). One pool for TypeORM (migrations, readiness) and for `Db`:
  * on PGlite, a single connection must serve both so that transactions never interleave.
  */
+/** `db_client_operation_duration_seconds`, by the statement's kind. */
+function statementDurations(metrics: Metrics): (text: string, seconds: number) => void {
+  const durations = metrics.histogram('db_client_operation_duration_seconds');
+  return (text, seconds) => durations.observe({ db_operation_name: statementKind(text) }, seconds);
+}
+
 export function poolOf(dataSource: DataSource): Pool {
   return (dataSource.driver as PostgresDriver).master as Pool;
 }
@@ -115,8 +124,8 @@ export class DatabaseModule {
       providers: [
         {
           provide: Db,
-          inject: [DataSource, APP_CONFIG],
-          useFactory: async (dataSource: DataSource, config: AppConfig) => {
+          inject: [DataSource, APP_CONFIG, Metrics],
+          useFactory: async (dataSource: DataSource, config: AppConfig, metrics: Metrics) => {
             if (config.migrationsRun) await migrate(config, schema, dataSource);
             const { poolMode, preparedStatements, directUrl } = config.database;
             const db = new Db(poolOf(dataSource), {
@@ -125,6 +134,7 @@ export class DatabaseModule {
               direct: directUrl
                 ? { connectionString: directUrl, application_name: 'crm-record-service-lock' }
                 : undefined,
+              observe: config.metrics.port === 0 ? undefined : statementDurations(metrics),
             });
             if (poolMode === 'transaction') await warnWithoutTimeout(db, config);
             return db;
@@ -132,6 +142,7 @@ export class DatabaseModule {
         },
         DatabaseLifecycle,
         Replicas,
+        PoolMetrics,
       ],
       exports: [Db, Replicas, EmbeddedDatabaseModule],
     };

@@ -26,7 +26,11 @@ export interface DbOptions {
   preparedStatements?: boolean;
   pooled?: { statementTimeoutMs: number };
   direct?: ClientConfig;
+  /** Told each statement's text and duration in seconds, once it is answered or has failed (metrics). */
+  observe?: (text: string, seconds: number) => void;
 }
+
+type Send = <R>(target: Pool | PoolClient, text: string, values?: unknown[], name?: string) => Promise<R[]>;
 
 type CancelRequest = { cancel(client: PoolClient, query: unknown): void };
 
@@ -49,11 +53,11 @@ class ClientQueryable implements Queryable {
 
   constructor(
     private readonly client: PoolClient,
-    private readonly config: (text: string, values?: unknown[], name?: string) => QueryConfig,
+    private readonly send: Send,
   ) {}
 
   query<R>(text: string, values?: unknown[], name?: string): Promise<R[]> {
-    const run = this.tail.then(async () => (await this.client.query(this.config(text, values, name))).rows as R[]);
+    const run = this.tail.then(() => this.send<R>(this.client, text, values, name));
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -83,8 +87,24 @@ export class Db implements ReadTarget {
   private readonly config = (text: string, values?: unknown[], name?: string): QueryConfig =>
     name && this.options.preparedStatements !== false ? { name, text, values } : { text, values };
 
-  async query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
-    return (await this.pool.query(this.config(text, values, name))).rows as R[];
+  private readonly send: Send = async <R>(
+    target: Pool | PoolClient,
+    text: string,
+    values?: unknown[],
+    name?: string,
+  ) => {
+    const observe = this.options.observe;
+    if (!observe) return (await target.query(this.config(text, values, name))).rows as R[];
+    const started = performance.now();
+    try {
+      return (await target.query(this.config(text, values, name))).rows as R[];
+    } finally {
+      observe(text, (performance.now() - started) / 1000);
+    }
+  };
+
+  query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<R[]> {
+    return this.send<R>(this.pool, text, values, name);
   }
 
   /**
@@ -161,7 +181,7 @@ export class Db implements ReadTarget {
     client.on('error', onError);
     try {
       await client.query(this.begin);
-      const tx = new ClientQueryable(client, this.config);
+      const tx = new ClientQueryable(client, this.send);
       const result = await work(tx);
       await client.query('COMMIT');
       for (const hook of tx.committed) hook();

@@ -4,43 +4,13 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { replicaPoolOptions } from './data-source-options';
 import { Db, ReadTarget } from './db';
 import { isBadInputError, PgError } from './db-errors';
+import { REPLAYED, Replica } from './replica';
+
+export { Replica };
 
 /** WAL position in bytes (`pg_lsn - '0/0'`): what a primary has written, what a replica has replayed. */
 const PRIMARY_POSITION_SQL = `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::float8 AS "position"`;
-const REPLAYED = `(coalesce(pg_last_wal_replay_lsn(), '0/0'::pg_lsn) - '0/0'::pg_lsn)::float8 AS "position"`;
 const REPLAYED_SQL = `SELECT ${REPLAYED}`;
-const REPLICA_HEALTH_SQL = `SELECT pg_is_in_recovery() AS "recovery", ${REPLAYED}`;
-
-/** A replica's pool, what its last health check found, and how many reads it served. */
-export class Replica {
-  healthy = false;
-  /** WAL bytes it had replayed at its last health check. */
-  replayed = 0;
-  reads = 0;
-  /** Reads it failed (or was too slow for), answered by the primary instead. */
-  fallbacks = 0;
-  private checking = false;
-
-  constructor(
-    /** `host:port/database` of its URL, without credentials (logs). */
-    readonly name: string,
-    readonly pool: Pool,
-  ) {}
-
-  /** Runs the health check unless one is under way; false when it did not answer in time. */
-  async check(timeoutMs: number): Promise<{ recovery: boolean; position: number } | undefined> {
-    if (this.checking) return undefined;
-    this.checking = true;
-    try {
-      const { rows } = await this.pool.query({ text: REPLICA_HEALTH_SQL, query_timeout: timeoutMs } as QueryConfig);
-      return rows[0] as { recovery: boolean; position: number };
-    } catch {
-      return undefined;
-    } finally {
-      this.checking = false;
-    }
-  }
-}
 
 /**
  * The read replicas of `DATABASE_REPLICA_URLS` (API.md section 19) and their health. Every
@@ -139,6 +109,7 @@ export class Replicas implements OnApplicationBootstrap, OnApplicationShutdown {
       this.replicas.map(async (replica) => {
         const health = await replica.check(this.config.database.replicaTimeoutMs);
         if (health) replica.replayed = health.position;
+        replica.lagBytes = Math.max(0, (this.samples[this.samples.length - 1]?.position ?? 0) - replica.replayed);
         const healthy = !!health && health.recovery && health.position >= required;
         if (healthy !== replica.healthy)
           this.logger.log(`replica ${replica.name} is ${healthy ? 'healthy' : 'unhealthy'}: ${why(health, required)}`);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { WritePositions } from '../cache/write-positions';
+import { Metrics } from '../metrics/metrics';
 import { Db } from '../database/db';
 import { ImportEvents } from '../events/import-events';
 import { FileStorage } from '../files';
@@ -37,6 +38,7 @@ export class ImportRunner {
     private readonly importEvents: ImportEvents,
     private readonly positions: WritePositions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Runs `job` until it ends, or until `stopping()` (the instance shuts down: another resumes it). */
@@ -134,6 +136,16 @@ export class ImportRunner {
         });
     });
     if (job.objectKey) await this.storage.delete(job.objectKey).catch(() => undefined);
+    this.count(state as 'completed' | 'failed' | 'cancelled', options.dryRun ? undefined : final);
     this.logger.log(`import ${job.id} ${state}: ${JSON.stringify(final)}`);
+  }
+
+  /** `crm_import_jobs_finished_total` and `crm_import_rows_total` (a dry run's rows were not written). */
+  private count(state: 'completed' | 'failed' | 'cancelled', rows?: ImportCounts): void {
+    this.metrics.counter('crm_import_jobs_finished_total').inc({ state });
+    if (!rows) return;
+    const outcomes = this.metrics.counter('crm_import_rows_total');
+    for (const outcome of ['created', 'updated', 'unchanged', 'failed'] as const)
+      if (rows[outcome] > 0) outcomes.inc({ outcome }, rows[outcome]);
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ImportCheckpoints } from './import-checkpoints';
 import { ImportJobs } from './import-jobs';
+import { ImportMetrics } from './import-metrics';
 import { ImportPasses } from './import-passes';
 import { ImportRowChecks } from './import-row-checks';
 import { ImportRunner } from './import-runner';
@@ -13,7 +14,16 @@ import { ImportWriter } from './import-writer';
  * rest/imports.controller.ts.
  */
 @Module({
-  providers: [ImportJobs, ImportWorker, ImportRunner, ImportPasses, ImportCheckpoints, ImportWriter, ImportRowChecks],
+  providers: [
+    ImportJobs,
+    ImportMetrics,
+    ImportWorker,
+    ImportRunner,
+    ImportPasses,
+    ImportCheckpoints,
+    ImportWriter,
+    ImportRowChecks,
+  ],
   exports: [ImportJobs],
 })
 export class ImportsModule {}

@@ -19,6 +19,13 @@ export const importStatements = {
     return rows[0] && job(rows[0]);
   },
 
+  /** Jobs waiting or under way, by state (metrics: the partial index of active jobs). */
+  async activeCounts(db: Queryable): Promise<{ state: 'queued' | 'running'; jobs: number }[]> {
+    return db.query(
+      `SELECT "state", count(*)::int AS "jobs" FROM "_imports" WHERE "state" IN ('queued', 'running') GROUP BY "state"`,
+    );
+  },
+
   async find(db: Queryable, id: string): Promise<ImportJobRow | undefined> {
     const [row] = await db.query(`SELECT ${COLUMNS} FROM "_imports" WHERE "id" = $1`, [id], 'import-find');
     return row && job(row);
