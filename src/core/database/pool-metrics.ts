@@ -24,7 +24,7 @@ export class PoolMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     if (this.config.metrics.port === 0) return;
-    const connections = this.metrics.gauge('db_client_connection_count');
+    const connections = this.metrics.gauge('db_client_connections');
     const pending = this.metrics.gauge('db_client_connection_pending_requests');
     const max = this.metrics.gauge('db_client_connection_max');
     const up = this.metrics.gauge('crm_replica_up');

@@ -48,7 +48,7 @@ export const METRIC_CATALOG = {
     labels: { http_request_method: 'method', http_route: 'route', http_response_status_code: 'status' },
     buckets: OTEL_DURATION_BUCKETS,
   },
-  db_client_connection_count: {
+  db_client_connections: {
     type: 'gauge',
     help: 'Connections of a database pool, by state (used: checked out; idle: open in the pool).',
     labels: { db_client_connection_pool_name: 'pool', db_client_connection_state: ['used', 'idle'] },

@@ -41,6 +41,9 @@ export class Metrics {
       this.instruments.set(name as MetricName, instrument);
     }
     collectDefaultMetrics({ register: this.registry });
+    // gauges named like counters (promtool refuses them); each has a per-type twin without `_total`
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+      this.registry.removeSingleMetric(name);
   }
 
   counter<K extends NamesOf<'counter'>>(name: K): { inc(labels?: LabelsOf<K>, value?: number): void } {
@@ -74,7 +77,15 @@ export class Metrics {
     const render = async () => {
       for (const hook of this.scrapeHooks) hook();
       this.registry.setContentType(openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
-      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+      // prom-client renders OpenMetrics by renaming each counter in place (`x_total` → `x`):
+      // their names are put back, else the next Prometheus-text scrape would lose the suffix
+      const counters = this.registry.getMetricsAsArray().filter((m) => m.type === 'counter');
+      const names = counters.map((m) => m.name);
+      try {
+        return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+      } finally {
+        counters.forEach((m, i) => ((m as { name: string }).name = names[i]));
+      }
     };
     const rendered = this.rendering.then(render);
     this.rendering = rendered.catch(() => undefined);

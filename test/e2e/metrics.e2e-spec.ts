@@ -1,0 +1,234 @@
+import fc from 'fast-check';
+import { request as httpRequest } from 'node:http';
+import { METRIC_CATALOG, RUNTIME_METRIC_PREFIXES, SERIES_BUDGET } from '../../src/core/metrics/metric-catalog';
+import { announceSkippedSuite } from '../support/skipped-suites';
+import { SseClient } from '../support/sse-client';
+import {
+  familyOf,
+  freePort,
+  hasPromtool,
+  parsePrometheusText,
+  promtoolCheckMetrics,
+  Scrape,
+  valueOf,
+} from '../support/prometheus-text';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const TOKEN = 'metrics-test-token-0123456789';
+/** A route template label: literal segments and `{name}` parameters, no digit, no query string. */
+const ROUTE_TEMPLATE = /^\/rest(\/[a-zA-Z-]+|\/\{[a-zA-Z]+\})+$/;
+
+/** The metrics listener of `t`, scraped as Prometheus would (with the token). */
+async function scrape(port: number, accept?: string): Promise<{ status: number; type: string | null; text: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${TOKEN}`, ...(accept ? { accept } : {}) },
+  });
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+/** A raw request (any method, any path: what a client that is not well-behaved sends). */
+function raw(baseUrl: string, method: string, path: string): Promise<number> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The same traffic on any instance: every kind of route, then a seeded fuzz of odd paths and methods. */
+async function traffic(t: TestApp): Promise<void> {
+  const person = (await t.http.post('/people', { name: { firstName: 'Ada', lastName: 'Lovelace' } })).body.data
+    .createPerson;
+  await t.http.get('/people?limit=5');
+  await t.http.get(`/people/${person.id}`);
+  await t.http.patch(`/people/${person.id}`, { jobTitle: 'Engineer' });
+  await t.http.get('/people?filter=jobTitle[eq]:"Engineer"&order_by=createdAt');
+  await t.http.post('/batch/companies', [{ name: 'Acme' }, { name: 'Globex' }]);
+  await t.http.post('/companies', { name: 7 }); // 400
+  await t.http.get('/people/00000000-0000-4000-8000-000000000000'); // 404
+  await t.http.get('/people', { anonymous: true }); // 401
+  await t.http.get('/changes/head');
+  await t.http.delete(`/people/${person.id}`);
+  await t.http.get('/health');
+  await t.http.get('/metrics'); // the API port has no metrics route: an unknown object, 400
+  const segments = fc.constantFrom('people', 'companies', 'batch', 'restore', '123', 'a%20b', '%C3%A9', 'x'.repeat(40));
+  const samples = fc.sample(
+    fc.record({
+      method: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'PROPFIND', 'HEAD'),
+      path: fc.array(fc.oneof(segments, fc.uuid(), fc.stringMatching(/^[a-z0-9]{1,12}$/)), { maxLength: 4 }),
+      query: fc.option(fc.stringMatching(/^[a-z]{1,5}=[a-z0-9]{1,8}$/), { nil: undefined }),
+      outside: fc.boolean(),
+    }),
+    { numRuns: 120, seed: 2039 },
+  );
+  for (const s of samples) {
+    const path = `${s.outside ? '' : '/rest'}/${s.path.join('/')}${s.query ? `?${s.query}` : ''}`;
+    await raw(t.baseUrl, s.method, path);
+  }
+}
+
+function requestLabels(scrape: Scrape): string[] {
+  return scrape.samples
+    .filter((s) => s.name === 'http_server_request_duration_seconds_count')
+    .map((s) => `${s.labels.http_request_method} ${s.labels.http_route} ${s.labels.http_response_status_code}`)
+    .sort();
+}
+
+/** Every sample is of a declared metric, with its declared labels only, each value in its bounded set. */
+function manifestProblems(scrape: Scrape): string[] {
+  const problems: string[] = [];
+  for (const sample of scrape.samples) {
+    const family = familyOf(scrape, sample.name);
+    if (RUNTIME_METRIC_PREFIXES.some((prefix) => family.startsWith(prefix))) continue;
+    const declared = (METRIC_CATALOG as Record<string, { labels: Record<string, unknown> }>)[family];
+    if (!declared) {
+      problems.push(`undeclared metric ${family}`);
+      continue;
+    }
+    for (const [label, value] of Object.entries(sample.labels)) {
+      if (label === 'le') continue;
+      const kind = declared.labels[label];
+      const fits =
+        kind === 'route'
+          ? value === 'unmatched' || ROUTE_TEMPLATE.test(value)
+          : kind === 'method'
+            ? /^([A-Z]+|_OTHER)$/.test(value)
+            : kind === 'status'
+              ? /^[1-5]\d\d$/.test(value)
+              : kind === 'pool'
+                ? /^(primary|replica_\d+)$/.test(value)
+                : Array.isArray(kind) && kind.includes(value);
+      if (kind === undefined) problems.push(`${family}: undeclared label ${label}`);
+      else if (!fits) problems.push(`${family}: ${label}="${value}" is outside its declared values`);
+    }
+  }
+  return problems;
+}
+
+describe('metrics on their own listener (API.md section 20)', () => {
+  const apps: { adapter: string; t: TestApp; port: number }[] = [];
+  beforeAll(async () => {
+    for (const adapter of ['express', 'fastify']) {
+      const port = await freePort();
+      const t = await startTestApp({
+        HTTP_ADAPTER: adapter,
+        METRICS_PORT: String(port),
+        METRICS_TOKEN: TOKEN,
+        METRICS_REFRESH_MS: '200',
+      });
+      apps.push({ adapter, t, port });
+    }
+    for (const { t } of apps) await traffic(t);
+  });
+  afterAll(async () => {
+    for (const { t } of apps) {
+      t.app.getHttpServer().closeAllConnections();
+      await t.close();
+    }
+  });
+
+  it('answers only with the token, in Prometheus text or OpenMetrics; never on the API port', async () => {
+    const { port, t } = apps[0];
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    expect(
+      (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } }))
+        .status,
+    ).toBe(401);
+    const text = await scrape(port);
+    expect(text.status).toBe(200);
+    expect(text.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    const open = await scrape(port, 'application/openmetrics-text; version=1.0.0,text/plain;q=0.5');
+    expect(open.type).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
+    expect(open.text.trimEnd().endsWith('# EOF')).toBe(true);
+    // on the API port /rest/metrics is what any unknown route is (API.md section 2: an unknown object)
+    const api = await t.http.get('/metrics');
+    expect(api.status).toBe(400);
+    expect(api.body.messages).toEqual(["object 'metrics' not found. eg: companies"]);
+  });
+
+  it('labels requests by method, route template and status, the same on Express and Fastify', async () => {
+    const [express, fastify] = await Promise.all(
+      apps.map(async ({ port }) => parsePrometheusText((await scrape(port)).text)),
+    );
+    // an unknown method is answered differently (Express's catch-all takes every method: 401/400;
+    // Fastify's router has no route for it: 404), so its lines are compared by their labels only
+    const known = (labels: string[]) => labels.filter((l) => !l.startsWith('_OTHER '));
+    const labels = requestLabels(express);
+    expect(known(labels)).toEqual(known(requestLabels(fastify)));
+    for (const scrape of [express, fastify]) expect(requestLabels(scrape)).toContain('_OTHER unmatched 404');
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'POST /rest/people 201',
+        'GET /rest/people 200',
+        'GET /rest/people 401',
+        'GET /rest/people/{id} 200',
+        'GET /rest/people/{id} 404',
+        'PATCH /rest/people/{id} 200',
+        'DELETE /rest/people/{id} 200',
+        'POST /rest/batch/companies 201',
+        'POST /rest/companies 400',
+        'GET /rest/changes/head 200',
+        'GET unmatched 404',
+        'GET unmatched 400',
+      ]),
+    );
+    for (const label of labels) expect(label).not.toMatch(/\?|[0-9a-f]{8}-|\/\d|x{40}/);
+  });
+
+  it('matches the manifest: declared metrics and labels, bounded values, within the series budget, promtool-clean', async () => {
+    const { port } = apps[0];
+    const { text } = await scrape(port);
+    const parsed = parsePrometheusText(text);
+    expect(manifestProblems(parsed)).toEqual([]);
+    expect(parsed.samples.length).toBeLessThanOrEqual(SERIES_BUDGET);
+    for (const name of Object.keys(METRIC_CATALOG).filter((n) => !n.startsWith('crm_replica'))) {
+      expect([name, parsed.types.has(name)]).toEqual([name, true]);
+    }
+    expect(valueOf(parsed, 'db_client_connection_max', { db_client_connection_pool_name: 'primary' })).toBeGreaterThan(
+      0,
+    );
+    expect(
+      valueOf(parsed, 'db_client_operation_duration_seconds_count', { db_operation_name: 'insert' }),
+    ).toBeGreaterThan(0);
+    expect(valueOf(parsed, 'nodejs_eventloop_lag_p99_seconds')).toBeDefined();
+    if (hasPromtool()) expect(promtoolCheckMetrics(text)).toBe('');
+    else if (process.env.REQUIRE_PROMTOOL) throw new Error('promtool is required (REQUIRE_PROMTOOL) and missing');
+    else announceSkippedSuite('metrics: promtool check metrics', 'no promtool', 'sudo apt-get install -y prometheus');
+  });
+
+  it('shows a stalled change stream behind the head, and no open stream once it closes', async () => {
+    const { t, port } = apps[0];
+    const since = (await t.http.get('/changes/head')).body.data.token;
+    const stream = await SseClient.open(
+      `${t.baseUrl}/changes/stream?since=${since}&collections=companies`,
+      { authorization: `Bearer ${t.token}` },
+      true,
+    );
+    const filler = 'x'.repeat(3000);
+    for (let b = 0; b < 30; b++) {
+      const batch = Array.from({ length: 200 }, (_, i) => ({ name: `Stalled ${b}-${i} ${filler}` }));
+      expect((await t.http.post('/batch/companies?depth=0', batch)).status).toBe(201);
+    }
+    const behind = async () => {
+      const parsed = parsePrometheusText((await scrape(port)).text);
+      return [valueOf(parsed, 'crm_change_streams_open'), valueOf(parsed, 'crm_change_stream_max_lag_changes')!];
+    };
+    let seen = await behind();
+    for (let i = 0; i < 50 && seen[1] < 1000; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      seen = await behind();
+    }
+    expect(seen[0]).toBe(1);
+    expect(seen[1]).toBeGreaterThanOrEqual(1000);
+    stream.close();
+    for (let i = 0; i < 50 && seen[0] !== 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      seen = await behind();
+    }
+    expect(seen).toEqual([0, 0]);
+  }, 120_000);
+});
