@@ -39,23 +39,49 @@ export function kubernetesProblems(doc: { apiVersion?: string; kind?: string }):
 }
 
 /**
- * The custom resources of the CloudNativePG operator (Cluster, Pooler), checked against the
- * `openAPIV3Schema` of its published CRDs, vendored with their version in `crd-schemas/`.
+ * The custom resources of the operators this repository uses, checked against the
+ * `openAPIV3Schema` of their published CRDs, vendored with their version in `crd-schemas/`:
+ * CloudNativePG (Cluster, Pooler) and the Prometheus Operator (ServiceMonitor, PodMonitor,
+ * PrometheusRule; crd-schemas/prometheus-operator-v0.90.1/README.md).
  */
-const CRD_VERSION = 'cloudnative-pg-v1.30.0';
-const crdAjv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-const CRDS: Record<string, ValidateFunction> = Object.fromEntries(
-  ['Cluster', 'Pooler'].map((kind) => [
-    `postgresql.cnpg.io/v1/${kind}`,
-    crdAjv.compile(JSON.parse(readFileSync(join(__dirname, 'crd-schemas', CRD_VERSION, `${kind}.json`), 'utf8'))),
-  ]),
+const CRD_SETS = [
+  { version: 'cloudnative-pg-v1.30.0', apiVersion: 'postgresql.cnpg.io/v1', kinds: ['Cluster', 'Pooler'] },
+  {
+    version: 'prometheus-operator-v0.90.1',
+    apiVersion: 'monitoring.coreos.com/v1',
+    kinds: ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'],
+  },
+];
+/** The CRDs' patterns are Go's (RE2): `(?i)` at the start is JavaScript's `i` flag. */
+const goRegExp = Object.assign(
+  (pattern: string, flags: string) =>
+    pattern.includes('(?i)') ? new RegExp(pattern.replace('(?i)', ''), `${flags}i`) : new RegExp(pattern, flags),
+  { code: 'new RegExp' },
 );
+const crdAjv = new Ajv({ strict: false, allErrors: true, validateFormats: false, code: { regExp: goRegExp } });
+const CRDS: Record<string, { version: string; validate: ValidateFunction }> = Object.fromEntries(
+  CRD_SETS.flatMap(({ version, apiVersion, kinds }) =>
+    kinds.map((kind) => [
+      `${apiVersion}/${kind}`,
+      {
+        version,
+        validate: crdAjv.compile(
+          JSON.parse(readFileSync(join(__dirname, 'crd-schemas', version, `${kind}.json`), 'utf8')),
+        ),
+      },
+    ]),
+  ),
+);
+
+/** Whether `doc` is a custom resource of one of those operators (else a core Kubernetes object). */
+export const isCustomResource = (doc: { apiVersion?: string }): boolean =>
+  CRD_SETS.some(({ apiVersion }) => doc.apiVersion === apiVersion);
 
 /** The schema violations of a custom resource of the operators this repository uses (an unknown kind is one). */
 export function customResourceProblems(doc: { apiVersion?: string; kind?: string }): string[] {
-  const validate = CRDS[`${doc.apiVersion}/${doc.kind}`];
-  if (!validate) return [`no CRD schema for ${doc.apiVersion} ${doc.kind}`];
+  const crd = CRDS[`${doc.apiVersion}/${doc.kind}`];
+  if (!crd) return [`no CRD schema for ${doc.apiVersion} ${doc.kind}`];
   const kind = doc.kind;
-  if (validate(doc)) return [];
-  return (validate.errors ?? []).map((e) => `${kind} (${CRD_VERSION})${e.instancePath} ${e.message}`);
+  if (crd.validate(doc)) return [];
+  return (crd.validate.errors ?? []).map((e) => `${kind} (${crd.version})${e.instancePath} ${e.message}`);
 }
