@@ -2,9 +2,11 @@
  * Validates the deployment files without Docker or a cluster (CI: `.ci/run`):
  * - docker-compose.yml against the Compose specification's JSON schema (as shipped by dclint),
  * - deploy/k8s/*.yaml against the Kubernetes API schemas (kubernetes-models, Kubernetes 1.27),
- * - the values that must agree across files: health routes, shutdown timings, replicas, and the
- *   bucket of attachment files (MinIO in compose, a ConfigMap in Kubernetes), read by the
- *   service's own configuration loader.
+ * - the values that must agree across files: health routes, shutdown timings, replicas, the
+ *   bucket of attachment files (MinIO in compose, a ConfigMap in Kubernetes), and the metrics
+ *   listener that Prometheus scrapes (compose profile `observability`, a ServiceMonitor), read by
+ *   the service's own configuration loader; the alert rules, the same in
+ *   deploy/observability/alerts.yml and deploy/k8s/prometheus-rules.yaml.
  * Each validator is first shown a broken copy, which it must reject (a check that cannot fail
  * proves nothing). Exits 1 with every problem listed.
  */
@@ -12,9 +14,10 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/core/config/app-config';
-import { customResourceProblems, kubernetesProblems } from './kubernetes-schemas';
+import { customResourceProblems, isCustomResource, kubernetesProblems } from './kubernetes-schemas';
 
 const ROOT = join(__dirname, '..', '..');
 const problems: string[] = [];
@@ -146,17 +149,19 @@ const manifests = readdirSync(join(ROOT, 'deploy', 'k8s'))
   .filter((f) => f.endsWith('.yaml'))
   .flatMap((file) => parseAllDocuments(read(join('deploy', 'k8s', file))).map((doc) => ({ file, doc: doc.toJS() })));
 const kinds = manifests.map((m) => m.doc.kind);
-for (const kind of ['Deployment', 'Job', 'Service']) if (!kinds.includes(kind)) problems.push(`deploy/k8s: no ${kind}`);
+for (const kind of ['Deployment', 'Job', 'Service', 'ServiceMonitor', 'PrometheusRule'])
+  if (!kinds.includes(kind)) problems.push(`deploy/k8s: no ${kind}`);
 const deployment = manifests.find((m) => m.doc.kind === 'Deployment')!.doc;
 const brokenDeployment = clone(deployment);
 brokenDeployment.spec.replicas = 'three';
 delete brokenDeployment.spec.template.spec.containers[0].name;
 if (kubernetesProblems(brokenDeployment).length < 2)
   problems.push('the Kubernetes schemas accepted a broken Deployment (replicas: "three", a container without a name)');
-const isOperated = (doc: { apiVersion?: string }) => String(doc.apiVersion).startsWith('postgresql.cnpg.io/');
 for (const { file, doc } of manifests)
   problems.push(
-    ...(isOperated(doc) ? customResourceProblems : kubernetesProblems)(doc).map((p) => `deploy/k8s/${file}: ${p}`),
+    ...(isCustomResource(doc) ? customResourceProblems : kubernetesProblems)(doc).map(
+      (p) => `deploy/k8s/${file}: ${p}`,
+    ),
   );
 
 const pod = deployment.spec.template.spec;
@@ -247,6 +252,161 @@ if (podStorageProblems(brokenContainer).length < 1)
   problems.push('the storage check accepted pods without the ConfigMap of S3_BUCKET');
 problems.push(...podStorageProblems(container));
 
+// --- Observability (API.md section 20): Prometheus and Grafana in compose (profile
+// `observability`), a ServiceMonitor and a PrometheusRule in Kubernetes ------------------------
+const OBSERVABILITY = 'deploy/observability';
+const alertGroups = parse(read(`${OBSERVABILITY}/alerts.yml`)).groups;
+/** The image's ENV line (HOST=0.0.0.0: the listeners bind every interface of the container). */
+const imageEnv: Record<string, string> = Object.fromEntries(
+  (/^ENV (.*)$/m.exec(dockerfile)?.[1] ?? '').split(/\s+/).map((pair) => pair.split('=')),
+);
+/** The metrics listener the service's own configuration gives `env` in the image (METRICS_PORT, default 9464). */
+function metricsListenerProblems(where: string, env: Record<string, string>): { port?: number; problems: string[] } {
+  try {
+    const { port, host } = loadConfig({
+      DATABASE_URL: 'postgres://db/crm',
+      ENCRYPTION_KEY: 'k',
+      ...imageEnv,
+      ...env,
+    }).metrics;
+    if (port === 0) return { problems: [`${where}: METRICS_PORT=0 turns off the metrics that Prometheus scrapes`] };
+    if (/^(127\.|localhost$|::1$)/.test(host))
+      return { port, problems: [`${where}: the metrics listener binds ${host}: Prometheus cannot reach it`] };
+    return { port, problems: [] };
+  } catch (error) {
+    return { problems: [`${where}: settings refused: ${(error as Error).message}`] };
+  }
+}
+
+type ScrapeConfig = { scrape_configs?: { static_configs?: { targets?: string[] }[] }[] };
+/** Prometheus scrapes every replica of `app` directly, by container name as HAProxy does; Grafana reads the files. */
+function composeObservabilityProblems(doc: typeof compose, scrape: ScrapeConfig): string[] {
+  const found: string[] = [];
+  const services = doc.services ?? {};
+  const images = { prometheus: /^prom\/prometheus:v\d+\.\d+\.\d+$/, grafana: /^grafana\/grafana:\d+\.\d+\.\d+$/ };
+  for (const [name, service] of Object.entries<{ profiles?: string[]; image?: string; ports?: unknown[] }>(services)) {
+    const pattern = images[name as keyof typeof images];
+    if (!pattern) {
+      if (service.profiles) found.push(`docker-compose.yml: ${name} must start without a profile`);
+      continue;
+    }
+    if (!isDeepStrictEqual(service.profiles, ['observability']))
+      found.push(`docker-compose.yml: ${name} must be in the profile observability`);
+    if (!pattern.test(service.image ?? ''))
+      found.push(`docker-compose.yml: ${name} must be an image pinned to a release`);
+    for (const port of service.ports ?? [])
+      if (!String(port).startsWith('127.0.0.1:'))
+        found.push(`docker-compose.yml: ${name} publishes ${port} beyond 127.0.0.1`);
+  }
+  for (const name of Object.keys(images)) if (!services[name]) found.push(`docker-compose.yml: no ${name} service`);
+  const mounts = (name: string): Record<string, string> =>
+    Object.fromEntries(
+      (services[name]?.volumes ?? [])
+        .filter((v: unknown) => typeof v === 'string' && v.startsWith('./'))
+        .map((v: string) => v.split(':').slice(0, 2)),
+    );
+  const prometheus = mounts('prometheus');
+  for (const file of ['prometheus.yml', 'alerts.yml'])
+    if (prometheus[`./${OBSERVABILITY}/${file}`] !== `/etc/prometheus/${file}`)
+      found.push(`docker-compose.yml: prometheus must mount ${OBSERVABILITY}/${file} at /etc/prometheus/${file}`);
+  const grafana = mounts('grafana');
+  if (grafana[`./${OBSERVABILITY}/grafana/provisioning`] !== '/etc/grafana/provisioning')
+    found.push(
+      `docker-compose.yml: grafana must mount ${OBSERVABILITY}/grafana/provisioning at /etc/grafana/provisioning`,
+    );
+  for (const provider of parse(read(`${OBSERVABILITY}/grafana/provisioning/dashboards/crm.yaml`)).providers)
+    if (grafana[`./${OBSERVABILITY}/grafana/dashboards`] !== provider.options?.path)
+      found.push(
+        `docker-compose.yml: grafana must mount ${OBSERVABILITY}/grafana/dashboards at ${provider.options?.path}`,
+      );
+  for (const source of parse(read(`${OBSERVABILITY}/grafana/provisioning/datasources/prometheus.yaml`)).datasources)
+    if (!services[new URL(source.url).hostname])
+      found.push(`grafana data source ${source.name}: ${source.url} is no service`);
+
+  const listener = metricsListenerProblems('docker-compose.yml (app)', interpolated(services.app?.environment ?? {}));
+  found.push(...listener.problems);
+  const containers = Array.from({ length: services.app?.deploy?.replicas ?? 1 }, (_, i) => `crm-app-${i + 1}`).sort();
+  const want = containers.map((container) => `${container}:${listener.port}`);
+  const targets = (scrape.scrape_configs ?? []).flatMap((job) => (job.static_configs ?? []).flatMap((c) => c.targets));
+  if (!isDeepStrictEqual([...targets].sort(), want))
+    found.push(
+      `${OBSERVABILITY}/prometheus.yml: the targets must be each replica's metrics listener, ${want.join(', ')} (got ${targets.join(', ')})`,
+    );
+  const balanced = Object.entries(services.haproxy?.environment ?? {})
+    .filter(([name]) => /^APP\d+_ADDR$/.test(name))
+    .map(([, address]) => String(address).split(':')[0])
+    .sort();
+  if (!isDeepStrictEqual(balanced, containers))
+    found.push(
+      `docker-compose.yml: HAProxy balances ${balanced.join(', ')}, Prometheus scrapes ${containers.join(', ')}`,
+    );
+  return found;
+}
+const scrapeConfig: ScrapeConfig = parse(read(`${OBSERVABILITY}/prometheus.yml`));
+const brokenScrape = clone(scrapeConfig);
+brokenScrape.scrape_configs![0].static_configs = [{ targets: ['haproxy:8080'] }];
+const brokenObservability = clone(compose);
+if (brokenObservability.services.prometheus) brokenObservability.services.prometheus.ports = ['9090:9090'];
+if (composeObservabilityProblems(brokenObservability, brokenScrape).length < 2)
+  problems.push(
+    'the compose observability checks accepted a broken file (a scrape through HAProxy, a port on every interface)',
+  );
+problems.push(...composeObservabilityProblems(compose, scrapeConfig));
+
+/** The ServiceMonitor reaches the pods' metrics listener: a port of the Service, to the container port of METRICS_PORT. */
+function serviceMonitorProblems(monitor: {
+  spec: { selector?: { matchLabels?: object }; endpoints?: { port?: string }[] };
+}) {
+  const wanted = Object.entries(monitor.spec.selector?.matchLabels ?? {});
+  const services = manifests
+    .filter((m) => m.doc.kind === 'Service' && wanted.every(([k, v]) => m.doc.metadata?.labels?.[k] === v))
+    .map((m) => m.doc);
+  if (wanted.length === 0 || services.length !== 1)
+    return [`ServiceMonitor: its selector must match the Service of the pods (it matches ${services.length})`];
+  const service = services[0];
+  const podEnv = Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, String(v ?? '').replace(/\$\((\w+)\)/g, 'x')]),
+  );
+  const listener = metricsListenerProblems('deployment', podEnv);
+  const found = [...listener.problems];
+  if (!(monitor.spec.endpoints?.length ?? 0)) found.push('ServiceMonitor: no endpoint');
+  for (const { port } of monitor.spec.endpoints ?? []) {
+    const servicePort = (service.spec.ports ?? []).find((p: { name?: string }) => p.name === port);
+    const target = servicePort?.targetPort ?? servicePort?.port;
+    const containerPort = (container.ports ?? []).find(
+      (p: { name?: string; containerPort: number }) => p.name === target || p.containerPort === target,
+    );
+    if (!servicePort)
+      found.push(
+        `ServiceMonitor: port ${port} is no port of the Service ${service.metadata.name} (service.yaml: { name: ${port}, port: ${listener.port}, targetPort: ${port} }, deployment.yaml: { name: ${port}, containerPort: ${listener.port} })`,
+      );
+    else if (containerPort?.containerPort !== listener.port)
+      found.push(
+        `Service ${service.metadata.name}: port ${port} must reach the metrics listener, container port ${listener.port} (got ${target})`,
+      );
+  }
+  return found;
+}
+const serviceMonitor = manifests.find((m) => m.doc.kind === 'ServiceMonitor')?.doc;
+const prometheusRule = manifests.find((m) => m.doc.kind === 'PrometheusRule')?.doc;
+if (serviceMonitor && prometheusRule) {
+  const brokenMonitor = clone(serviceMonitor);
+  brokenMonitor.spec.endpoints = { port: 'metrics' };
+  const brokenRule = clone(prometheusRule);
+  brokenRule.spec.groups[0].rules[0].for = 'five minutes';
+  if (customResourceProblems(brokenMonitor).length < 1 || customResourceProblems(brokenRule).length < 1)
+    problems.push(
+      'the CRD schemas accepted a broken ServiceMonitor (endpoints: an object) or PrometheusRule (for: five minutes)',
+    );
+  const apiPort = clone(serviceMonitor);
+  apiPort.spec.endpoints = [{ port: 'http' }];
+  if (serviceMonitorProblems(apiPort).length < 1)
+    problems.push('the ServiceMonitor check accepted a scrape of the API port');
+  problems.push(...serviceMonitorProblems(serviceMonitor).map((p) => `deploy/k8s/service-monitor.yaml: ${p}`));
+  if (!isDeepStrictEqual(prometheusRule.spec?.groups, alertGroups))
+    problems.push(`deploy/k8s/prometheus-rules.yaml: spec.groups must be the groups of ${OBSERVABILITY}/alerts.yml`);
+}
+
 if (problems.length > 0) {
   process.stderr.write(`deployment files: ${problems.length} problem(s)\n  - ${problems.join('\n  - ')}\n`);
   process.exit(1);
@@ -255,5 +415,7 @@ process.stdout.write(
   `deployment files: docker-compose.yml valid against the Compose schema; ${manifests.length} Kubernetes objects (${kinds.join(', ')}) valid against the Kubernetes 1.27 schemas; ` +
     `grace ${pod.terminationGracePeriodSeconds} s >= preStop ${preStopSeconds} s + ${k8sTimeout} ms + 5 s; ` +
     'files in one S3 bucket (MinIO in compose); CloudNativePG Cluster and Pooler valid against the v1.30.0 CRDs, ' +
-    'the pods on its Pooler (transaction), -rw and -ro; broken copies rejected\n',
+    'the pods on its Pooler (transaction), -rw and -ro; Prometheus scrapes every replica directly (compose) and through ' +
+    'the ServiceMonitor, valid with the PrometheusRule against the Prometheus Operator v0.90.1 CRDs, its rules those ' +
+    'of alerts.yml; broken copies rejected\n',
 );
