@@ -22,7 +22,7 @@ COPY --from=build --chown=node:node /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 3000
+EXPOSE 3000 9464
 # liveness on the port the server listens on ($PORT, read when the check runs)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/rest/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
