@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
-import { METRIC_CATALOG, RUNTIME_METRIC_PREFIXES, SERIES_BUDGET } from '../../src/core/metrics/metric-catalog';
+import { METRIC_CATALOG, SERIES_BUDGET } from '../../src/core/metrics/metric-catalog';
+import { metricNamesIn, observabilityQueries } from '../support/dashboard-queries';
 import { announceSkippedSuite } from '../support/skipped-suites';
 import { SseClient } from '../support/sse-client';
 import {
-  familyOf,
   freePort,
+  manifestProblems,
   hasPromtool,
   parsePrometheusText,
   promtoolCheckMetrics,
@@ -15,8 +16,6 @@ import {
 import { startTestApp, TestApp } from '../support/test-app';
 
 const TOKEN = 'metrics-test-token-0123456789';
-/** A route template label: literal segments and `{name}` parameters, no digit, no query string. */
-const ROUTE_TEMPLATE = /^\/rest(\/[a-zA-Z-]+|\/\{[a-zA-Z]+\})+$/;
 
 /** The metrics listener of `t`, scraped as Prometheus would (with the token). */
 async function scrape(port: number, accept?: string): Promise<{ status: number; type: string | null; text: string }> {
@@ -76,37 +75,6 @@ function requestLabels(scrape: Scrape): string[] {
     .filter((s) => s.name === 'http_server_request_duration_seconds_count')
     .map((s) => `${s.labels.http_request_method} ${s.labels.http_route} ${s.labels.http_response_status_code}`)
     .sort();
-}
-
-/** Every sample is of a declared metric, with its declared labels only, each value in its bounded set. */
-function manifestProblems(scrape: Scrape): string[] {
-  const problems: string[] = [];
-  for (const sample of scrape.samples) {
-    const family = familyOf(scrape, sample.name);
-    if (RUNTIME_METRIC_PREFIXES.some((prefix) => family.startsWith(prefix))) continue;
-    const declared = (METRIC_CATALOG as Record<string, { labels: Record<string, unknown> }>)[family];
-    if (!declared) {
-      problems.push(`undeclared metric ${family}`);
-      continue;
-    }
-    for (const [label, value] of Object.entries(sample.labels)) {
-      if (label === 'le') continue;
-      const kind = declared.labels[label];
-      const fits =
-        kind === 'route'
-          ? value === 'unmatched' || ROUTE_TEMPLATE.test(value)
-          : kind === 'method'
-            ? /^([A-Z]+|_OTHER)$/.test(value)
-            : kind === 'status'
-              ? /^[1-5]\d\d$/.test(value)
-              : kind === 'pool'
-                ? /^(primary|replica_\d+)$/.test(value)
-                : Array.isArray(kind) && kind.includes(value);
-      if (kind === undefined) problems.push(`${family}: undeclared label ${label}`);
-      else if (!fits) problems.push(`${family}: ${label}="${value}" is outside its declared values`);
-    }
-  }
-  return problems;
 }
 
 describe('metrics on their own listener (API.md section 20)', () => {
@@ -200,6 +168,19 @@ describe('metrics on their own listener (API.md section 20)', () => {
     else announceSkippedSuite('metrics: promtool check metrics', 'no promtool', 'sudo apt-get install -y prometheus');
   });
 
+  it('has every metric the dashboards and alerts read in a real scrape', async () => {
+    const parsed = parsePrometheusText((await scrape(apps[1].port)).text);
+    const scraped = new Set([...parsed.types.keys(), ...parsed.samples.map((s) => s.name)]);
+    const queries = observabilityQueries();
+    expect(queries.length).toBeGreaterThan(20);
+    const missing = queries.flatMap(({ source, expr }) =>
+      metricNamesIn(expr)
+        .filter((name) => !scraped.has(name) && !scraped.has(name.replace(/_(bucket|sum|count)$/, '')))
+        .map((name) => `${source}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('shows a stalled change stream behind the head, and no open stream once it closes', async () => {
     const { t, port } = apps[0];
     const since = (await t.http.get('/changes/head')).body.data.token;
@@ -215,7 +196,10 @@ describe('metrics on their own listener (API.md section 20)', () => {
     }
     const behind = async () => {
       const parsed = parsePrometheusText((await scrape(port)).text);
-      return [valueOf(parsed, 'crm_change_streams_open'), valueOf(parsed, 'crm_change_stream_max_lag_changes')!];
+      return [
+        valueOf(parsed, 'crm_change_streams_open') ?? -1,
+        valueOf(parsed, 'crm_change_stream_max_lag_changes') ?? -1,
+      ];
     };
     let seen = await behind();
     for (let i = 0; i < 50 && seen[1] < 1000; i++) {

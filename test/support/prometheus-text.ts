@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { METRIC_CATALOG, RUNTIME_METRIC_PREFIXES } from '../../src/core/metrics/metric-catalog';
+
+/** A route template label: literal segments and `{name}` parameters, no digit, no query string. */
+const ROUTE_TEMPLATE = /^\/rest(\/[a-zA-Z-]+|\/\{[a-zA-Z]+\})+$/;
 
 /** One sample of a scrape: `name{labels} value`. */
 export interface Sample {
@@ -67,4 +71,35 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Every sample is of a declared metric, with its declared labels only, each value in its bounded set. */
+export function manifestProblems(scrape: Scrape): string[] {
+  const problems: string[] = [];
+  for (const sample of scrape.samples) {
+    const family = familyOf(scrape, sample.name);
+    if (RUNTIME_METRIC_PREFIXES.some((prefix) => family.startsWith(prefix))) continue;
+    const declared = (METRIC_CATALOG as Record<string, { labels: Record<string, unknown> }>)[family];
+    if (!declared) {
+      problems.push(`undeclared metric ${family}`);
+      continue;
+    }
+    for (const [label, value] of Object.entries(sample.labels)) {
+      if (label === 'le') continue;
+      const kind = declared.labels[label];
+      const fits =
+        kind === 'route'
+          ? value === 'unmatched' || ROUTE_TEMPLATE.test(value)
+          : kind === 'method'
+            ? /^([A-Z]+|_OTHER)$/.test(value)
+            : kind === 'status'
+              ? /^[1-5]\d\d$/.test(value)
+              : kind === 'pool'
+                ? /^(primary|replica_\d+)$/.test(value)
+                : Array.isArray(kind) && kind.includes(value);
+      if (kind === undefined) problems.push(`${family}: undeclared label ${label}`);
+      else if (!fits) problems.push(`${family}: ${label}="${value}" is outside its declared values`);
+    }
+  }
+  return problems;
 }

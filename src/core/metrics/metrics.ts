@@ -79,7 +79,7 @@ export class Metrics {
       this.registry.setContentType(openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
       // prom-client renders OpenMetrics by renaming each counter in place (`x_total` → `x`):
       // their names are put back, else the next Prometheus-text scrape would lose the suffix
-      const counters = this.registry.getMetricsAsArray().filter((m) => m.type === 'counter');
+      const counters = this.registry.getMetricsAsArray().filter((m) => String(m.type) === 'counter');
       const names = counters.map((m) => m.name);
       try {
         return { contentType: this.registry.contentType, body: await this.registry.metrics() };
