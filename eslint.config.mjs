@@ -13,7 +13,7 @@ const node = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'data/**', 'coverage/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
