@@ -26,6 +26,7 @@ import { FeedStream } from './feed';
 import { checkImportFinished, startImportOn } from './imports';
 import { Haproxy } from './haproxy';
 import { failed, Load, Outcome, percentile } from './load';
+import { METRICS_TOKEN, scrapeInstances } from './metrics';
 import { WebhookReceiver } from './receiver';
 
 const ADMIN_URL = process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -116,8 +117,11 @@ async function main(): Promise<void> {
   try {
     const token = await createApiKeyWithCli(dbUrl, 'cluster-load'); // applies the migrations, once
     const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
-    const env = (port: number) =>
+    const metricsPorts = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+    const env = (port: number, metricsPort: number) =>
       serverEnv(dbUrl, port, {
+        METRICS_PORT: String(metricsPort),
+        METRICS_TOKEN,
         MIGRATIONS_RUN: 'false',
         REDIS_URL,
         WEBHOOK_DISPATCH: 'true',
@@ -130,7 +134,8 @@ async function main(): Promise<void> {
         IMPORT_LEASE_SECONDS: '5', // a killed instance's import is resumed 5 s later
         ...s3Env(s3),
       });
-    const start = (i: number) => (servers[i] = ChildServer.spawn(env(ports[i]), join(ROOT, 'dist', 'src', 'main.js')));
+    const start = (i: number) =>
+      (servers[i] = ChildServer.spawn(env(ports[i], metricsPorts[i]), join(ROOT, 'dist', 'src', 'main.js')));
     for (let i = 0; i < INSTANCES; i++) start(i);
     await Promise.all(servers.map((s) => waitReady(s.baseUrl)));
     haproxy = await Haproxy.start(await freePort(), ports);
@@ -161,6 +166,8 @@ async function main(): Promise<void> {
     load.start();
     const loadStarted = Date.now();
     await sleep(5000);
+    const scraped = await scrapeInstances(metricsPorts);
+    problems.push(...scraped.problems);
 
     // 1. rolling restart
     const rollStart = Date.now();
@@ -197,6 +204,8 @@ async function main(): Promise<void> {
     await waitReady(servers[victim].baseUrl);
     await sleep(5000);
     const killEnd = Date.now();
+    const rescraped = await scrapeInstances(metricsPorts); // after the restarts and the SIGKILL
+    problems.push(...rescraped.problems);
     // the import finishes (on a survivor) while the load and the change stream go on: the stream
     // must then carry its changes too
     const imported = await checkImportFinished(lb, token, importId, dbUrl);
@@ -268,6 +277,7 @@ async function main(): Promise<void> {
 
     problems.push(...imported.problems);
     log(imported.summary);
+    log(`${scraped.summary}; after the restarts: ${rescraped.summary.replace(/^[^:]*: /, '')}`);
 
     // writes, webhooks, rate limits
     const writes = await checkWrites(lb, token, load.written, dbUrl, receiver, killAt + LEASE_MS + 15_000);

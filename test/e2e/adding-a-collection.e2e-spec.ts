@@ -99,6 +99,7 @@ describe('adding a collection: gadgets, declared in test/support only', () => {
       createApp({
         env: {
           ...t.database.env,
+          METRICS_PORT: '0',
           ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
           BOOTSTRAP_API_KEY: 'false',
           LOG_LEVEL: 'silent',

@@ -227,6 +227,7 @@ const redis = redisForSuite('counts-across-instances-redis');
         env: {
           ...t.database.env,
           ...redis.env(),
+          METRICS_PORT: '0',
           ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
           BOOTSTRAP_API_KEY: 'false',
           LOG_LEVEL: 'silent',

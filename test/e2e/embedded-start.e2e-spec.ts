@@ -17,7 +17,9 @@ describe('embedded database start (PGlite in a data folder)', () => {
       return true;
     }) as typeof process.stdout.write;
     try {
-      const { app } = await createApp({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' } });
+      const { app } = await createApp({
+        env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', METRICS_PORT: '0' },
+      });
       await app.listen(0, '127.0.0.1');
       return { url: `${await app.getUrl()}/rest`, printed, close: () => app.close() };
     } finally {

@@ -75,6 +75,7 @@ interface Timed {
     const created = await createApp({
       env: {
         DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
+        METRICS_PORT: '0',
         DB_CONNECT_TIMEOUT_MS: '2000',
         ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         BOOTSTRAP_API_KEY: 'false',

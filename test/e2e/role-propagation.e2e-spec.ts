@@ -21,6 +21,7 @@ ownPostgres.describe('role changes across instances', () => {
     ({ app: other } = await createApp({
       env: {
         ...t.database.env,
+        METRICS_PORT: '0',
         ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         BOOTSTRAP_API_KEY: 'false',
         LOG_LEVEL: 'silent',

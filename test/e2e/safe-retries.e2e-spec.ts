@@ -295,6 +295,7 @@ ownPostgres.describe('idempotent creates across instances', () => {
       ({ app: other } = await createApp({
         env: {
           ...t.database.env,
+          METRICS_PORT: '0',
           ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
           BOOTSTRAP_API_KEY: 'false',
           LOG_LEVEL: 'silent',

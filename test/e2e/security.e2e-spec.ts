@@ -168,6 +168,7 @@ const redis = redisForSuite('security-shared-rate-limits-redis');
   it('a key gets its per-minute budget once, whichever instance it calls', async () => {
     const env = {
       DATABASE_URL: t.database.url!,
+      METRICS_PORT: '0',
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       BOOTSTRAP_API_KEY: 'false',
       LOG_LEVEL: 'silent',

@@ -224,6 +224,7 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
 
   const env = (extra: Record<string, string>) => ({
     DATABASE_URL: t.database.url!,
+    METRICS_PORT: '0',
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     BOOTSTRAP_API_KEY: 'false',
     LOG_LEVEL: 'silent',

@@ -48,6 +48,7 @@ export function serverEnv(
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_PER_MINUTE: '60000000',
     WEBHOOK_DISPATCH: 'false',
+    METRICS_PORT: '0', // suites run side by side: a suite that scrapes gives a free port
     ...extra,
   };
 }
