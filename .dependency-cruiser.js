@@ -4,7 +4,7 @@
  * `npm run lint:layers` checks them (CI runs it).
  */
 const LAYERS = [
-  ['config', 'errors', 'fields', 'metrics'], // facts: configuration, error types, field declarations; the metrics registry
+  ['config', 'errors', 'fields', 'metrics', 'tracing'], // facts: configuration, error types, field declarations; the metrics registry; the tracing SDK and its helpers
   ['model', 'security', 'validation'], // collection metadata, records, actor; keys; body validation
   ['database', 'files', 'query'], // the connection, entities and migrations; stored files; the query language and compiler
   ['access'], // a key's grants compiled (their filters through the query language) and the write checks; query never imports it

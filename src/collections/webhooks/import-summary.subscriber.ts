@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Queryable } from '../../core/database/db';
 import { ImportEnd, ImportEndSubscriber, ImportEvents } from '../../core/events/import-events';
+import { activeTraceParent, tracingOn } from '../../core/tracing/tracing';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 /**
@@ -24,11 +25,11 @@ export class ImportSummarySubscriber implements ImportEndSubscriber, OnModuleIni
     const [action] = end.eventName.split('.').slice(1);
     const patterns = [end.eventName, `*.${action}`, 'import.*', '*.*'];
     const rows = await tx.query(
-      `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload") ` +
+      `INSERT INTO "webhookDelivery" ("webhookId", "eventName", "payload", "traceParent") ` +
         `SELECT w."id", $1, jsonb_build_object('eventName', $1::text, 'import', $2::jsonb, ` +
-        `'eventDate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ` +
+        `'eventDate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $4::text ` +
         `FROM "webhook" w WHERE w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && $3::text[] RETURNING 1`,
-      [end.eventName, JSON.stringify(end.job), patterns],
+      [end.eventName, JSON.stringify(end.job), patterns, tracingOn() ? activeTraceParent() : null],
     );
     if (rows.length > 0) tx.afterCommit?.(() => this.dispatcher.wake());
   }

@@ -5,7 +5,8 @@ import { webhooks } from './webhook.entity';
  * The transactional outbox of webhook deliveries: one row per (event, matching webhook), inserted
  * in the transaction of the change. Its id is the stable delivery id sent to receivers.
  * `status` is `pending` until delivered (`delivered`) or given up after the whole retry schedule
- * or a non-retryable answer (`failed`, kept with its last error).
+ * or a non-retryable answer (`failed`, kept with its last error). `traceParent`: the trace
+ * context of the write (API.md section 20), NULL with tracing off.
  */
 @Entity('webhookDelivery')
 @Index('IDX_webhookDelivery_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
@@ -23,5 +24,7 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'integer', nullable: true }) lastStatus!: number | null;
   @Column({ type: 'text', nullable: true }) lastError!: string | null;
   @Column({ type: 'timestamp with time zone', nullable: true }) deliveredAt!: Date | null;
+  /** The W3C traceparent of the write that enqueued it (tracing on), continued by the delivery. */
+  @Column({ type: 'text', nullable: true }) traceParent!: string | null;
   @CreateDateColumn({ type: 'timestamp with time zone' }) createdAt!: Date;
 }

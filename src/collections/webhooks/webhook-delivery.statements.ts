@@ -8,6 +8,8 @@ export interface DueDelivery {
   secret: string;
   payload: Record<string, unknown>;
   attempts: number;
+  /** The W3C traceparent of the write that enqueued it (tracing on), or null. */
+  traceParent: string | null;
 }
 
 /**
@@ -27,7 +29,7 @@ export const deliveryStatements = {
            SELECT d2."id" FROM "webhookDelivery" d2 WHERE d2."status" = 'pending' AND d2."nextAttemptAt" <= now()
            ORDER BY d2."nextAttemptAt" LIMIT $2 FOR UPDATE SKIP LOCKED) due, "webhook" w
          WHERE d."id" = due."id" AND w."id" = d."webhookId"
-         RETURNING d."id", d."webhookId", w."targetUrl", w."secret", d."payload", d."attempts"`,
+         RETURNING d."id", d."webhookId", w."targetUrl", w."secret", d."payload", d."attempts", d."traceParent"`,
         [leaseSeconds, batch],
       ),
     );

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { createHmac, randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { Db } from '../../core/database/db';
+import { detached, inSpan, noteOutcome, Span, SpanKind } from '../../core/tracing/tracing';
 import { deliveryStatements, DueDelivery } from './webhook-delivery.statements';
 import { WebhookSender } from './webhook-sender';
 import { RefusedTargetError } from './webhook-target';
@@ -62,14 +63,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   private schedule(delay: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.round()
-        .catch((error: Error) => this.logger.warn(`dispatch round failed: ${error.message}`))
-        .then((busy) => {
-          this.running = undefined;
-          if (!this.stopped) this.schedule(busy === true ? 0 : this.config.webhookPollMs);
-        });
-    }, delay);
+    // a round woken by a request's commit runs outside that request's trace (each delivery continues its own)
+    this.timer = setTimeout(
+      detached(() => {
+        this.running = this.round()
+          .catch((error: Error) => this.logger.warn(`dispatch round failed: ${error.message}`))
+          .then((busy) => {
+            this.running = undefined;
+            if (!this.stopped) this.schedule(busy === true ? 0 : this.config.webhookPollMs);
+          });
+      }),
+      delay,
+    );
     this.timer.unref();
   }
 
@@ -80,7 +85,24 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     return due.length === BATCH;
   }
 
-  private async deliver(delivery: DueDelivery): Promise<void> {
+  /**
+   * One attempt, in a span `webhook deliver` (tracing on) that continues the trace of the write
+   * that enqueued it (its outbox row's `traceParent`); the POST's own span is its child, and sends
+   * `traceparent` to the receiver.
+   */
+  private deliver(delivery: DueDelivery): Promise<void> {
+    const attributes = {
+      'webhook.id': delivery.webhookId,
+      'webhook.delivery.id': delivery.id,
+      'webhook.event': String(delivery.payload.eventName),
+      'webhook.attempt': delivery.attempts + 1,
+    };
+    return inSpan('webhook deliver', SpanKind.CONSUMER, delivery.traceParent, attributes, (span) =>
+      this.attempt(delivery, span),
+    );
+  }
+
+  private async attempt(delivery: DueDelivery, span: Span | undefined): Promise<void> {
     const body = JSON.stringify({ targetUrl: delivery.targetUrl, webhookId: delivery.webhookId, ...delivery.payload });
     const timestamp = String(Date.now());
     let status: number | null = null;
@@ -107,14 +129,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       error = refused ? `target refused: ${message}` : name === 'TimeoutError' ? 'timeout after 5 s' : message;
     }
     const attempts = delivery.attempts + 1;
-    if (status !== null && status >= 200 && status < 300) {
-      await deliveryStatements.delivered(this.db, delivery.id, attempts, status);
-      return;
-    }
+    const delivered = status !== null && status >= 200 && status < 300;
     // a refused target is refused again on every attempt: it fails at once, like a 4xx
     const retryable = !refused && (status === null || status === 429 || status >= 500);
     const schedule = this.config.webhookRetryScheduleMs;
-    if (!retryable || attempts > schedule.length) {
+    const outcome = delivered ? 'delivered' : !retryable || attempts > schedule.length ? 'failed' : 'retry';
+    if (span)
+      noteOutcome(
+        span,
+        { 'webhook.outcome': outcome, 'http.response.status_code': status ?? undefined },
+        delivered ? null : (error ?? `HTTP ${status}`),
+      );
+    if (delivered) {
+      await deliveryStatements.delivered(this.db, delivery.id, attempts, status!);
+      return;
+    }
+    if (outcome === 'failed') {
       await deliveryStatements.failed(this.db, delivery.id, attempts, status, error ?? `HTTP ${status}`);
       this.logger.warn(
         `delivery ${delivery.id} failed for good after ${attempts} attempt(s): ${error ?? `HTTP ${status}`}`,

@@ -2,6 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Db } from '../database/db';
 import { DrainState } from '../health/drain-state';
+import { stopTracing } from '../tracing/tracing';
 
 /** No new request for this long (probes aside) means load balancers have stopped sending any. */
 const QUIET_MS = 1000;
@@ -42,7 +43,8 @@ export function exitGracefullyOnSignals(app: INestApplication, timeoutMs: number
       () => {
         clearInterval(idle);
         logger.log('closed');
-        process.exit(0);
+        // the spans not exported yet go first (tracing on; at most 2 s)
+        void stopTracing().then(() => process.exit(0));
       },
       (error: Error) => {
         logger.error(`shutdown failed: ${error.message}`);

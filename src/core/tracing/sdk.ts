@@ -1,0 +1,107 @@
+import { Attributes, diag, DiagLogger, DiagLogLevel, Span } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import { routeTemplate } from './http-route';
+
+/** Probes and scrapes are not traced (nor what they run: their statements are suppressed too). */
+const UNTRACED = /^\/(?:rest\/(?:health|ready)|metrics)(?:[/?]|$)/;
+
+/** Span attributes never written: a server span's query string (filters hold values, as the request log says). */
+const NO_QUERY: Attributes = { 'url.query': undefined };
+
+/** An outgoing request's URL without its query string (a webhook target may carry a token there). */
+function urlWithoutQuery(options: RequestOptions): Attributes {
+  const host = options.hostname ?? options.host ?? 'localhost';
+  const port = options.port ? `:${options.port}` : '';
+  return { 'url.full': `${options.protocol ?? 'http:'}//${host}${port}${(options.path ?? '/').split('?')[0]}` };
+}
+
+/** The server span named after the route template on Express (`GET /rest/people/{id}`); Fastify's are named by traceRoutes. */
+function nameServerSpan(span: Span, request: unknown): void {
+  const route = (request as { route?: { path?: unknown } }).route?.path;
+  if (typeof route !== 'string') return;
+  const template = routeTemplate(route);
+  if (template)
+    span.updateName(`${(request as IncomingMessage).method} ${template}`).setAttribute('http.route', template);
+}
+
+/**
+ * `COPY (...) TO STDOUT` (exports) takes no bound parameters, so its values are written into the
+ * statement as `E'...'` literals (database/sql.ts `inlineValues`): masked in the span. Every other
+ * statement binds its values (`$1`...), which are never recorded.
+ */
+function maskCopyLiterals(span: Span, { query }: { query: { text: string } }): void {
+  if (query.text.startsWith('COPY'))
+    span.setAttribute('db.query.text', query.text.replace(/E'(?:[^'\\]|\\.|'')*'/g, "E'?'"));
+}
+
+/** OpenTelemetry's own warnings and errors (a collector that cannot be reached) as JSON log lines on stderr. */
+function diagnostics(): DiagLogger {
+  const line =
+    (level: number) =>
+    (message: string, ...args: unknown[]) =>
+      process.stderr.write(
+        `${JSON.stringify({ level, time: Date.now(), service: 'crm-record-service', context: 'OpenTelemetry', msg: [message, ...args.map(String)].join(' ') })}\n`,
+      );
+  return { error: line(50), warn: line(40), info: line(30), debug: line(20), verbose: line(10) };
+}
+
+const LOG_LEVELS: Record<string, DiagLogLevel> = {
+  NONE: DiagLogLevel.NONE,
+  ERROR: DiagLogLevel.ERROR,
+  WARN: DiagLogLevel.WARN,
+  INFO: DiagLogLevel.INFO,
+  DEBUG: DiagLogLevel.DEBUG,
+  VERBOSE: DiagLogLevel.VERBOSE,
+  ALL: DiagLogLevel.ALL,
+};
+
+/**
+ * Starts the OpenTelemetry SDK from its standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
+ * OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
+ * OTEL_LOG_LEVEL): spans batched to the OTLP/HTTP endpoint (JSON), W3C trace context and baggage
+ * propagation, and three instrumentations only:
+ * - http: a SERVER span per request (continuing an incoming `traceparent`) and a CLIENT span per
+ *   outgoing request (webhook POSTs, which thereby send `traceparent`);
+ * - pg: a span per statement, its text with `$n` placeholders and never the bound values
+ *   (`enhancedDatabaseReporting` off), only inside a trace (no root spans for background polls);
+ * - ioredis: a span per command, its name only (no key, no argument), only inside a trace.
+ * Returns what flushes and stops it.
+ */
+export function startSdk(env: Record<string, string | undefined>): () => Promise<void> {
+  diag.setLogger(diagnostics(), LOG_LEVELS[(env.OTEL_LOG_LEVEL ?? 'WARN').toUpperCase()] ?? DiagLogLevel.WARN);
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': 'crm-record-service' }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => UNTRACED.test(request.url ?? ''),
+        startIncomingSpanHook: () => NO_QUERY,
+        startOutgoingSpanHook: urlWithoutQuery,
+        applyCustomAttributesOnSpan: nameServerSpan,
+      }),
+      new PgInstrumentation({
+        enhancedDatabaseReporting: false,
+        requireParentSpan: true,
+        ignoreConnectSpans: true,
+        requestHook: maskCopyLiterals,
+      }),
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+    ],
+  });
+  return () => provider.shutdown();
+}
