@@ -10,6 +10,7 @@ import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { Db } from '../../core/database/db';
 import { FileStorage } from '../../core/files';
 import { Metrics } from '../../core/metrics/metrics';
+import { detached } from '../../core/tracing/tracing';
 import { fileDeletionStatements } from './file-deletion.statements';
 
 const BATCH = 100;
@@ -64,9 +65,9 @@ export class FileCleaner implements OnModuleInit, OnApplicationBootstrap, Before
     await Promise.all([this.draining, this.sweeping]);
   }
 
-  /** Asks for a round of the outbox soon (after a commit that added rows); always true. */
+  /** Asks for a round of the outbox soon (after a commit that added rows), outside that request's trace; always true. */
   wake(): true {
-    if (!this.stopped && !this.draining) this.scheduleDrain(0);
+    if (!this.stopped && !this.draining) detached(() => this.scheduleDrain(0))();
     return true;
   }
 

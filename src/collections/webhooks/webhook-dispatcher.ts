@@ -56,25 +56,24 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.sender.close();
   }
 
-  /** Asks for a round soon (after a commit that enqueued deliveries). */
+  /**
+   * Asks for a round soon (after a commit that enqueued deliveries). The rounds run outside the
+   * trace of the request that woke them (each delivery continues its own write's).
+   */
   wake(): void {
-    if (this.config.webhookDispatch && !this.stopped && !this.running) this.schedule(0);
+    if (this.config.webhookDispatch && !this.stopped && !this.running) detached(() => this.schedule(0))();
   }
 
   private schedule(delay: number): void {
     clearTimeout(this.timer);
-    // a round woken by a request's commit runs outside that request's trace (each delivery continues its own)
-    this.timer = setTimeout(
-      detached(() => {
-        this.running = this.round()
-          .catch((error: Error) => this.logger.warn(`dispatch round failed: ${error.message}`))
-          .then((busy) => {
-            this.running = undefined;
-            if (!this.stopped) this.schedule(busy === true ? 0 : this.config.webhookPollMs);
-          });
-      }),
-      delay,
-    );
+    this.timer = setTimeout(() => {
+      this.running = this.round()
+        .catch((error: Error) => this.logger.warn(`dispatch round failed: ${error.message}`))
+        .then((busy) => {
+          this.running = undefined;
+          if (!this.stopped) this.schedule(busy === true ? 0 : this.config.webhookPollMs);
+        });
+    }, delay);
     this.timer.unref();
   }
 

@@ -6,6 +6,7 @@ import { EMBEDDED_DB } from '../database/database.module';
 import type { Access } from '../model/access';
 import { CHANGES_CHANNEL, type ChangeSelection } from '../repository/change-feed.statements';
 import { Change, ChangeFeed } from './change-feed.service';
+import { detached } from '../tracing/tracing';
 
 const PAGE = 1000;
 /** A read for the open streams at least this often, whatever the notifications (one lost when its writer died). */
@@ -61,9 +62,12 @@ export class ChangeStreams implements BeforeApplicationShutdown {
   add(sink: ChangeStreamSink): void {
     if (this.closed) return sink.end();
     this.sinks.add(sink);
-    this.listener ??= this.listen().catch((error: Error) => this.logger.warn(`LISTEN failed: ${error.message}`));
-    this.timer ??= setInterval(() => this.tick(), this.config.changesKeepAliveMs);
-    this.poll ??= setInterval(() => this.wake(), POLL_MS);
+    // the work shared by every stream (LISTEN, timers, reads) runs outside the opening request's trace
+    detached(() => {
+      this.listener ??= this.listen().catch((error: Error) => this.logger.warn(`LISTEN failed: ${error.message}`));
+      this.timer ??= setInterval(() => this.tick(), this.config.changesKeepAliveMs);
+      this.poll ??= setInterval(() => this.wake(), POLL_MS);
+    })();
     this.wake();
   }
 
@@ -85,7 +89,7 @@ export class ChangeStreams implements BeforeApplicationShutdown {
       return;
     }
     this.running = true;
-    void this.loop();
+    void detached(() => this.loop())();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db } from '../database/db';
 import { importStatements } from '../repository/import-statements';
+import { detached } from '../tracing/tracing';
 import { ImportRunner } from './import-runner';
 
 /** How often an idle instance looks for a job to run (or one whose instance stopped). */
@@ -47,9 +48,9 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     await this.running;
   }
 
-  /** Looks for a job now (one was just queued). */
+  /** Looks for a job now (one was just queued); outside the trace of the request that queued it (tracing on). */
   wake(): void {
-    if (!this.stopped && !this.running) this.schedule(0);
+    if (!this.stopped && !this.running) detached(() => this.schedule(0))();
   }
 
   private schedule(delay: number): void {
