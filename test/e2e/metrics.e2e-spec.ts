@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { METRIC_CATALOG, SERIES_BUDGET } from '../../src/core/metrics/metric-catalog';
 import { metricNamesIn, observabilityQueries } from '../support/dashboard-queries';
 import { announceSkippedSuite } from '../support/skipped-suites';
@@ -87,6 +88,9 @@ describe('metrics on their own listener (API.md section 20)', () => {
         METRICS_PORT: String(port),
         METRICS_TOKEN: TOKEN,
         METRICS_REFRESH_MS: '200',
+        WEBHOOK_RETRY_SCHEDULE_MS: Array(10).fill('300').join(','),
+        WEBHOOK_POLL_MS: '50',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver listens on 127.0.0.1
       });
       apps.push({ adapter, t, port });
     }
@@ -180,6 +184,57 @@ describe('metrics on their own listener (API.md section 20)', () => {
     );
     expect(missing).toEqual([]);
   });
+
+  it('shows the outbox backing up while a receiver fails, and emptying once it recovers', async () => {
+    const { t, port } = apps[0];
+    let failing = true;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(failing ? 500 : 200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const hook = (await t.http.post('/webhooks', { targetUrl: target, operations: ['company.created'], secret: 's' }))
+      .body.data.createWebhook;
+    try {
+      const outbox = async () => {
+        const parsed = parsePrometheusText((await scrape(port)).text);
+        return {
+          pending: valueOf(parsed, 'crm_webhook_outbox_pending_deliveries'),
+          age: valueOf(parsed, 'crm_webhook_outbox_oldest_pending_age_seconds') ?? -1,
+          retries: valueOf(parsed, 'crm_webhook_deliveries_total', { outcome: 'retry' }) ?? 0,
+          delivered: valueOf(parsed, 'crm_webhook_deliveries_total', { outcome: 'delivered' }) ?? 0,
+        };
+      };
+      const until = async (done: (o: Awaited<ReturnType<typeof outbox>>) => boolean) => {
+        let seen = await outbox();
+        for (let i = 0; i < 100 && !done(seen); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          seen = await outbox();
+        }
+        return seen;
+      };
+      expect((await t.http.post('/companies', { name: 'Outbox' })).status).toBe(201);
+      const failingSeen = await until((o) => o.age >= 1.5 && o.retries >= 2);
+      expect(failingSeen.pending).toBe(1);
+      expect(failingSeen.age).toBeGreaterThanOrEqual(1.5);
+      expect(failingSeen.retries).toBeGreaterThanOrEqual(2);
+      expect(failingSeen.delivered).toBe(0);
+      const ageBefore = failingSeen.age;
+      failing = false;
+      const recovered = await until((o) => o.pending === 0 && o.delivered === 1);
+      expect(recovered).toMatchObject({ pending: 0, age: 0, delivered: 1 });
+      expect(ageBefore).toBeGreaterThan(recovered.age);
+      // every attempt timed: as many retry durations as retries
+      const durations = parsePrometheusText((await scrape(port)).text);
+      expect(valueOf(durations, 'crm_webhook_delivery_duration_seconds_count', { outcome: 'retry' })).toBe(
+        recovered.retries,
+      );
+    } finally {
+      await t.http.delete(`/webhooks/${hook.id}`);
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 60_000);
 
   it('shows a stalled change stream behind the head, and no open stream once it closes', async () => {
     const { t, port } = apps[0];

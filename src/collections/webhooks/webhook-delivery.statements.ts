@@ -35,6 +35,15 @@ export const deliveryStatements = {
     );
   },
 
+  /** The pending deliveries and the age of the oldest, in seconds (metrics; the pending rows are those of the due index). */
+  async backlog(db: Db): Promise<{ pending: number; oldestSeconds: number }> {
+    const [row] = await db.query<{ pending: number; oldestSeconds: number }>(
+      `SELECT count(*)::int AS "pending", coalesce(extract(epoch FROM now() - min("createdAt")), 0)::float8 AS "oldestSeconds"
+       FROM "webhookDelivery" WHERE "status" = 'pending'`,
+    );
+    return row;
+  },
+
   async delivered(db: Db, id: string, attempts: number, status: number): Promise<void> {
     await db.query(
       `UPDATE "webhookDelivery" SET "status" = 'delivered', "attempts" = $2, "lastStatus" = $3, "lastError" = NULL, "deliveredAt" = now() WHERE "id" = $1`,

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../core/config/app-config';
 import { Db } from '../../core/database/db';
 import { detached, inSpan, noteOutcome, Span, SpanKind } from '../../core/tracing/tracing';
 import { deliveryStatements, DueDelivery } from './webhook-delivery.statements';
+import { WebhookMetrics } from './webhook-metrics';
 import { WebhookSender } from './webhook-sender';
 import { RefusedTargetError } from './webhook-target';
 
@@ -37,6 +38,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     private readonly db: Db,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: WebhookMetrics,
   ) {
     this.sender = new WebhookSender(config.webhookAllowPrivateTargets);
   }
@@ -107,6 +109,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     let status: number | null = null;
     let error: string | null = null;
     let refused = false;
+    const started = performance.now();
     try {
       status = await this.sender.post(
         delivery.targetUrl,
@@ -133,6 +136,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const retryable = !refused && (status === null || status === 429 || status >= 500);
     const schedule = this.config.webhookRetryScheduleMs;
     const outcome = delivered ? 'delivered' : !retryable || attempts > schedule.length ? 'failed' : 'retry';
+    this.metrics.attempted(outcome, (performance.now() - started) / 1000);
     if (span)
       noteOutcome(
         span,
