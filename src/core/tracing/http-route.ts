@@ -2,12 +2,20 @@ import type { INestApplication } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
 import { tracingOn } from './tracing';
 
+/** The templates of the route paths seen so far (one per route of the route table: bounded). */
+const TEMPLATES = new Map<string, string>();
+
 /**
  * A router path as a route template, `/rest/people/:id` → `/rest/people/{id}`; undefined for a
  * wildcard (the catch-all under /rest: a path no route took).
  */
 export function routeTemplate(path: string): string | undefined {
-  return path.includes('*') ? undefined : path.replace(/:(\w+)/g, '{$1}');
+  let template = TEMPLATES.get(path);
+  if (template === undefined) {
+    template = path.includes('*') ? '' : path.replace(/:(\w+)/g, '{$1}');
+    TEMPLATES.set(path, template);
+  }
+  return template || undefined;
 }
 
 interface FastifyRouteHooks {

@@ -10,6 +10,9 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { routeTemplate } from './http-route';
 
+/** The longest attribute value kept by default (OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT changes it). */
+const ATTRIBUTE_LENGTH = 2048;
+
 /** Probes and scrapes are not traced (nor what they run: their statements are suppressed too). */
 const UNTRACED = /^\/(?:rest\/(?:health|ready)|metrics)(?:[/?]|$)/;
 
@@ -18,7 +21,8 @@ const NO_QUERY: Attributes = { 'url.query': undefined };
 
 /** An outgoing request's URL without its query string (a webhook target may carry a token there). */
 function urlWithoutQuery(options: RequestOptions): Attributes {
-  const host = options.hostname ?? options.host ?? 'localhost';
+  const name = options.hostname ?? options.host ?? 'localhost';
+  const host = name.includes(':') && !name.startsWith('[') ? `[${name}]` : name; // an IPv6 address
   const port = options.port ? `:${options.port}` : '';
   return { 'url.full': `${options.protocol ?? 'http:'}//${host}${port}${(options.path ?? '/').split('?')[0]}` };
 }
@@ -66,8 +70,8 @@ const LOG_LEVELS: Record<string, DiagLogLevel> = {
 /**
  * Starts the OpenTelemetry SDK from its standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
  * OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
- * OTEL_LOG_LEVEL): spans batched to the OTLP/HTTP endpoint (JSON), W3C trace context and baggage
- * propagation, and three instrumentations only:
+ * OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_LOG_LEVEL): spans batched to the OTLP/HTTP
+ * endpoint (JSON), W3C trace context and baggage propagation, and three instrumentations only:
  * - http: a SERVER span per request (continuing an incoming `traceparent`) and a CLIENT span per
  *   outgoing request (webhook POSTs, which thereby send `traceparent`);
  * - pg: a span per statement, its text with `$n` placeholders and never the bound values
@@ -80,9 +84,13 @@ export function startSdk(env: Record<string, string | undefined>): () => Promise
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'crm-record-service' }))
     .merge(detectResources({ detectors: [envDetector] }));
+  // attribute values cut at 2,048 characters unless the standard variables say otherwise: a write's
+  // statement text runs to 6-7 kB, and exporting it whole cost more than the rest of its spans
+  const limited = env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT || env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT;
   const provider = new NodeTracerProvider({
     resource,
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    ...(limited ? {} : { spanLimits: { attributeValueLengthLimit: ATTRIBUTE_LENGTH } }),
   });
   provider.register();
   registerInstrumentations({
