@@ -613,10 +613,13 @@ function serviceEnvironment(
   port: number,
   databaseUrl: string,
   quiet: boolean,
+  metricsPort: number,
 ): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
+    // metrics on, as by default, each service on a port of its own (--env METRICS_PORT=0: off)
+    METRICS_PORT: String(metricsPort),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info', // the service's default: one JSON line per request (into the log file)
     BOOTSTRAP_API_KEY: 'false',
@@ -663,7 +666,7 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
       adapter,
       process.execPath,
       [...profile(adapter), mainJs],
-      serviceEnvironment(options, adapter, port, await databaseUrlFor(target), options.sqlCheck),
+      serviceEnvironment(options, adapter, port, await databaseUrlFor(target), options.sqlCheck, await freePort()),
       options.serviceDir,
       join(logsDir, `${adapter}.log`),
     );
@@ -907,7 +910,7 @@ async function explainPass(
     'explain',
     process.execPath,
     [context.mainJs],
-    serviceEnvironment(options, adapter, port, u.toString(), true),
+    serviceEnvironment(options, adapter, port, u.toString(), true, await freePort()),
     options.serviceDir,
     join(context.logsDir, 'explain.log'),
   );
