@@ -66,6 +66,14 @@ export class ChangeFeed {
   /** The position of the newest committed change (the sequencer run first). */
   async headPosition(): Promise<number> {
     await this.sequence();
+    return this.sequencedHead();
+  }
+
+  /**
+   * The newest position handed out so far, without running the sequencer (metrics: positions are
+   * handed out when the feed is read, and every second while a stream is open).
+   */
+  async sequencedHead(): Promise<number> {
     const [row] = await this.db.query<{ pos: number }>(HEAD_SQL);
     return Number(row.pos);
   }

@@ -5,7 +5,8 @@ import { ChangeFeed } from './change-feed.service';
 import { ChangeStreams } from './change-streams';
 
 /**
- * The change-feed gauges of API.md section 20: the head position (read on the refresh timer),
+ * The change-feed gauges of API.md section 20: the head position (read on the refresh timer, without
+ * running the sequencer: that would write positions no reader asked for, a cost under writes),
  * the open streams of this instance and how far the furthest-behind one is from the head (read
  * from memory at each scrape).
  */
@@ -26,7 +27,7 @@ export class ChangeMetrics implements OnModuleInit {
     const open = this.metrics.gauge('crm_change_streams_open');
     const lag = this.metrics.gauge('crm_change_stream_max_lag_changes');
     this.metrics.onRefresh('change feed head', async () => {
-      this.head = await this.feed.headPosition();
+      this.head = await this.feed.sequencedHead();
       head.set({}, this.head);
     });
     this.metrics.onScrape(() => {

@@ -106,7 +106,7 @@ export const METRIC_CATALOG = {
   },
   crm_change_feed_head_position: {
     type: 'gauge',
-    help: 'Position of the newest change of the change feed (its sequence number).',
+    help: 'Position of the newest change the change feed has handed out (positions are handed out as the feed is read).',
     labels: {},
   },
   crm_change_streams_open: {
