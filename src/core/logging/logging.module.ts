@@ -5,6 +5,7 @@ import pino, { DestinationStream, Level, Logger } from 'pino';
 import { ACTOR_PROPERTY } from '../auth/request-actor.decorator';
 import { AppConfig } from '../config/app-config';
 import type { RequestActor } from '../model/record';
+import { requestPath } from '../http/request-path';
 import { traceLogMixin } from '../tracing/tracing';
 
 type Req = IncomingMessage & { requestId?: string; originalUrl?: string; [ACTOR_PROPERTY]?: RequestActor };
@@ -13,11 +14,6 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) 
 const STARTED = Symbol('requestStarted');
 type Res = ServerResponse & { [STARTED]?: number };
 
-function pathOf(req: Req): string {
-  const url = req.originalUrl ?? req.url ?? '';
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
-}
 const QUIET_PATHS = new Set(['/rest/health', '/rest/ready']);
 /** Log lines are written in blocks of this size, or after this long. */
 const LOG_BLOCK_BYTES = 4096;
@@ -47,7 +43,7 @@ function requestLogger(logger: Logger): Middleware {
   function onClose(this: Res): void {
     const req = this.req as Req;
     const status = this.statusCode;
-    const path = pathOf(req);
+    const path = requestPath(req);
     const level: Level = status >= 500 ? 'error' : QUIET_PATHS.has(path) ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const line: Record<string, unknown> = {

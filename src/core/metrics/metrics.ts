@@ -51,12 +51,9 @@ export class Metrics {
     return { inc: (labels = {}, value = 1) => counter.inc(labels as Record<string, string>, value) };
   }
 
-  gauge<K extends NamesOf<'gauge'>>(name: K): { set(labels: LabelsOf<K>, value: number): void; reset(): void } {
+  gauge<K extends NamesOf<'gauge'>>(name: K): { set(labels: LabelsOf<K>, value: number): void } {
     const gauge = this.instruments.get(name) as Gauge;
-    return {
-      set: (labels, value) => gauge.set(labels as Record<string, string>, value),
-      reset: () => gauge.reset(),
-    };
+    return { set: (labels, value) => gauge.set(labels as Record<string, string>, value) };
   }
 
   histogram<K extends NamesOf<'histogram'>>(name: K): { observe(labels: LabelsOf<K>, value: number): void } {

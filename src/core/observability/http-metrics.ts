@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Metrics } from '../metrics/metrics';
+import { requestPath } from '../http/request-path';
 import { methodLabel, routeLabel } from './route-label';
 
 /** The template of the route that took the request, set on the raw request by Fastify's preHandler hook. */
@@ -9,12 +10,6 @@ const STARTED = Symbol('metricsStarted');
 type Req = IncomingMessage & { [ROUTE]?: string; route?: { path?: unknown }; originalUrl?: string };
 type Res = ServerResponse & { [STARTED]?: number };
 type Observe = (labels: Record<string, string>, seconds: number) => void;
-
-function pathOf(req: Req): string {
-  const url = req.originalUrl ?? req.url ?? '';
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
-}
 
 /**
  * `http_server_request_duration_seconds` (API.md section 20): one observation per request when
@@ -32,7 +27,7 @@ export function httpMetrics(metrics: Metrics): (req: IncomingMessage, res: Serve
     observe(
       {
         http_request_method: methodLabel(req.method),
-        http_route: routeLabel(template, pathOf(req)),
+        http_route: routeLabel(template, requestPath(req)),
         http_response_status_code: String(this.statusCode),
       },
       (performance.now() - this[STARTED]!) / 1000,

@@ -1,3 +1,5 @@
+import { routeTemplate } from '../tracing/http-route';
+
 /**
  * The bounded label values of a request (API.md section 20): its method, its route's template,
  * never a path or a query string of the request.
@@ -22,6 +24,5 @@ export function methodLabel(method: string | undefined): string {
  */
 export function routeLabel(template: string | undefined, path: string): string {
   if (path === DOCS_ROUTE || path.startsWith(`${DOCS_ROUTE}/`)) return DOCS_ROUTE;
-  if (template === undefined || template.includes('*')) return UNMATCHED_ROUTE;
-  return template.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return (template !== undefined && routeTemplate(template)) || UNMATCHED_ROUTE;
 }
