@@ -35,6 +35,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the metrics listener: on at 9464 by default, on HOST; a short token or a bad port refused', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined, refreshMs: 5000 });
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '0' }).metrics).toMatchObject({ port: 0, host: '0.0.0.0' });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
   it('requires ENCRYPTION_KEY with DATABASE_URL, except for migrations', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db' })).toThrow(/ENCRYPTION_KEY is required/);
     expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }, { forMigrations: true }).databaseUrl).toBe(
