@@ -91,6 +91,15 @@ const USAGE = `npm run bench -- [flags]
   --keyset-samples N    sequential requests per keyset measurement, 0 to skip (default 30)
   --service-dir DIR     the service checkout to build and run (default: this repository)
   --env KEY=VALUE       extra environment of the service (repeatable), e.g. --env COUNT_CACHE=on
+  --rate N              send N requests per second in all (autocannon's overallRate) instead of as
+                        many as the target answers: CPU ms/req and latency then compare targets at the
+                        same load (below saturation they vary less than req/s on a shared machine)
+  --together            load the service targets at the same time (the connections each, the baseline
+                        alone after them): they share the machine's state, so their CPU ms/req and
+                        req/s compare at the same moment (with --variant: one setting against another)
+  --variant NAME:K=V,.. one more service target per adapter, named <adapter>+NAME, with this extra
+                        environment (repeatable): measured in the same rounds as the others, so two
+                        settings are compared under the same machine load, e.g. --variant nometrics:METRICS_PORT=0
   --cpu-prof            run every target under node --cpu-prof: one .cpuprofile per target in the
                         run's logs directory (bench/profile-top.ts summarizes one)
   --sql-check           no load: send each scenario once to every target through a recording proxy
@@ -105,6 +114,10 @@ interface Options {
   warmup: number;
   rounds: number;
   connections: number;
+  /** Requests per second in all (`--rate`), or as fast as the target answers. */
+  rate?: number;
+  /** Service targets loaded at the same time (`--together`). */
+  together: boolean;
   scenarios: Scenario[];
   adapters: string[];
   databaseUrl: string;
@@ -112,6 +125,8 @@ interface Options {
   keysetSamples: number;
   serviceDir: string;
   serviceEnv: Record<string, string>;
+  /** More service targets: the same adapters with extra environment (`--variant`). */
+  variants: { name: string; env: Record<string, string> }[];
   sqlCheck: boolean;
   cpuProf: boolean;
   peers: PeerName[];
@@ -125,6 +140,8 @@ function parseOptions(): Options {
       warmup: { type: 'string', default: '3' },
       rounds: { type: 'string', default: '2' },
       connections: { type: 'string', default: '32' },
+      rate: { type: 'string' },
+      together: { type: 'boolean', default: false },
       scenarios: { type: 'string' },
       adapters: { type: 'string', default: ADAPTERS.join(',') },
       'database-url': { type: 'string' },
@@ -132,6 +149,7 @@ function parseOptions(): Options {
       'keyset-samples': { type: 'string', default: '30' },
       'service-dir': { type: 'string' },
       env: { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true },
       'sql-check': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       peers: { type: 'string' },
@@ -164,6 +182,8 @@ function parseOptions(): Options {
     warmup: int('warmup', values.warmup!, 1),
     rounds: int('rounds', values.rounds!, 1),
     connections: int('connections', values.connections!, 1),
+    together: values.together!,
+    rate: values.rate === undefined ? undefined : int('rate', values.rate, 1),
     scenarios: selectScenarios(list(values.scenarios)),
     adapters,
     databaseUrl: values['database-url'] ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL,
@@ -173,14 +193,25 @@ function parseOptions(): Options {
     sqlCheck: values['sql-check']!,
     cpuProf: values['cpu-prof']!,
     peers: peers as PeerName[],
-    serviceEnv: Object.fromEntries(
-      (values.env ?? []).map((pair) => {
-        const at = pair.indexOf('=');
-        if (at < 1) throw new Error(`--env expects KEY=VALUE (got '${pair}')`);
-        return [pair.slice(0, at), pair.slice(at + 1)];
-      }),
-    ),
+    serviceEnv: environment('--env', values.env ?? []),
+    variants: (values.variant ?? []).map((raw) => {
+      const colon = raw.indexOf(':');
+      const name = raw.slice(0, colon);
+      if (colon < 1 || !/^[a-z0-9-]+$/.test(name))
+        throw new Error(`--variant expects NAME:KEY=VALUE[,KEY=VALUE] with NAME in a-z, 0-9, - (got '${raw}')`);
+      return { name, env: environment('--variant', raw.slice(colon + 1).split(',')) };
+    }),
   };
+}
+
+function environment(flag: string, pairs: string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`${flag} expects KEY=VALUE (got '${pair}')`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -258,7 +289,7 @@ async function load(
   token: string,
   scenario: Scenario,
   data: ScenarioData,
-  options: { duration: number; connections: number; stream: string; offset: number; check: boolean },
+  options: { duration: number; connections: number; rate?: number; stream: string; offset: number; check: boolean },
 ) {
   let i = options.offset;
   let failures = 0;
@@ -267,6 +298,7 @@ async function load(
     url: target.url,
     connections: options.connections,
     duration: options.duration,
+    ...(options.rate ? { overallRate: options.rate } : {}),
     timeout: 30,
     headers: { authorization: `Bearer ${token}`, ...target.headers },
     requests: [
@@ -437,76 +469,100 @@ async function main(): Promise<void> {
     for (let round = 1; round <= options.rounds; round++) {
       for (const scenario of [...reads, ...writes]) {
         const order = (round % 2 === 1 ? live : [...live].reverse()).filter((t) => serves(t, scenario));
-        for (const target of order) {
+        // --together: the services share their runs (one group), the baseline and peers run alone
+        const groups = options.together
+          ? [order.filter((t) => t.kind === 'service'), ...order.filter((t) => t.kind !== 'service').map((t) => [t])]
+          : order.map((t) => [t]);
+        for (const group of groups.filter((g) => g.length > 0)) {
           if (interrupted) throw new Error('interrupted');
           const offset = round * 100_003;
-          const stream = `${target.name}-r${round}`;
-          const warm = await load(target, tokenOf(scenario), scenario, data, {
-            duration: options.warmup,
-            connections: scenario.connections ?? options.connections,
-            stream: `${stream}w`,
-            offset,
-            check: true,
-          });
-          if (warm.result.requests.total === 0) {
-            log(
-              `WARNING no request of ${scenario.name} completed on ${target.name} during the ${options.warmup} s warm-up: requests take longer than that`,
-            );
-          }
+          const connections = scenario.connections ?? options.connections;
+          const warm = await Promise.all(
+            group.map((target) =>
+              load(target, tokenOf(scenario), scenario, data, {
+                duration: options.warmup,
+                connections,
+                rate: options.rate,
+                stream: `${target.name}-r${round}w`,
+                offset,
+                check: true,
+              }),
+            ),
+          );
           await drain(db);
-          if (warm.failures > 0 || warm.result.errors > 0) {
-            throw new Error(
-              `warm-up of ${scenario.name} on ${target.name}: ${warm.failures} non-2xx responses, ${warm.result.errors} errors ` +
-                `(${warm.result.timeouts} timeouts) of ${warm.result.requests.total}; first: ${warm.firstFailure ?? '(connection errors)'}`,
-            );
-          }
-          const rss = target.child ? sampleRss(target.child.pid) : undefined;
-          const cpuBefore = target.child ? cpuSeconds(target.child.pid) : undefined;
-          const dbCpuBefore = localDatabase ? postgresCpu() : undefined;
-          const { result } = await load(target, tokenOf(scenario), scenario, data, {
-            duration: options.duration,
-            connections: scenario.connections ?? options.connections,
-            stream,
-            offset: offset + 50_000,
-            check: false,
+          group.forEach((target, i) => {
+            const { result, failures, firstFailure } = warm[i];
+            if (result.requests.total === 0) {
+              log(
+                `WARNING no request of ${scenario.name} completed on ${target.name} during the ${options.warmup} s warm-up: requests take longer than that`,
+              );
+            }
+            if (failures > 0 || result.errors > 0) {
+              throw new Error(
+                `warm-up of ${scenario.name} on ${target.name}: ${failures} non-2xx responses, ${result.errors} errors ` +
+                  `(${result.timeouts} timeouts) of ${result.requests.total}; first: ${firstFailure ?? '(connection errors)'}`,
+              );
+            }
           });
+          const rss = group.map((target) => (target.child ? sampleRss(target.child.pid) : undefined));
+          const cpuBefore = group.map((target) => (target.child ? cpuSeconds(target.child.pid) : undefined));
+          const dbCpuBefore = localDatabase ? postgresCpu() : undefined;
+          const results = await Promise.all(
+            group.map((target) =>
+              load(target, tokenOf(scenario), scenario, data, {
+                duration: options.duration,
+                connections,
+                rate: options.rate,
+                stream: `${target.name}-r${round}`,
+                offset: offset + 50_000,
+                check: false,
+              }),
+            ),
+          );
           if (interrupted) throw new Error('interrupted');
           await drain(db);
-          if (result.requests.total === 0) {
-            notes.push(
-              `${scenario.name} on ${target.name}, round ${round}: no request completed in ${options.duration} s (use a longer --duration)`,
-            );
-          }
-          const run: RunResult = {
-            scenario: scenario.name,
-            target: target.name,
-            round,
-            reqPerSec: result.requests.average,
-            p50: result.latency.p50,
-            p99: result.latency.p99,
-            non2xx: result.non2xx,
-            errors: result.errors,
-            timeouts: result.timeouts,
-            requests: result.requests.total,
-            maxRssMb: rss?.stop(),
-          };
           // measured after the drain, over every request sent: the ones still in flight when the
           // run stopped were processed too
-          const cpuAfter = target.child ? cpuSeconds(target.child.pid) : undefined;
-          const sent = Math.max(result.requests.sent ?? 0, result.requests.total);
-          if (cpuBefore !== undefined && cpuAfter !== undefined && sent > 0) {
-            run.cpuMsPerRequest = ((cpuAfter - cpuBefore) * 1000) / sent;
-          }
+          const sent = results.map(({ result }) => Math.max(result.requests.sent ?? 0, result.requests.total));
           const dbCpuAfter = dbCpuBefore ? postgresCpu() : undefined;
-          if (dbCpuBefore && dbCpuAfter && sent > 0)
-            run.dbCpuMsPerRequest = (cpuSince(dbCpuBefore, dbCpuAfter) * 1000) / sent;
-          runs.push(run);
-          done++;
-          log(
-            `[${done}/${total}] round ${round} ${scenario.name.padEnd(12)} ${target.name.padEnd(8)} ` +
-              `${run.reqPerSec.toFixed(1).padStart(8)} req/s  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms  ` +
-              `errors ${run.non2xx + run.errors}  RSS ${run.maxRssMb?.toFixed(0) ?? '?'} MB  CPU ${run.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/req  DB CPU ${run.dbCpuMsPerRequest?.toFixed(2) ?? '?'} ms/req`,
-          );
+          // a group's database CPU is shared: per request of the whole group
+          const dbCpuMsPerRequest =
+            dbCpuBefore && dbCpuAfter && sent.some((n) => n > 0)
+              ? (cpuSince(dbCpuBefore, dbCpuAfter) * 1000) / sent.reduce((a, b) => a + b, 0)
+              : undefined;
+          group.forEach((target, i) => {
+            const { result } = results[i];
+            if (result.requests.total === 0) {
+              notes.push(
+                `${scenario.name} on ${target.name}, round ${round}: no request completed in ${options.duration} s (use a longer --duration)`,
+              );
+            }
+            const run: RunResult = {
+              scenario: scenario.name,
+              target: target.name,
+              round,
+              reqPerSec: result.requests.average,
+              p50: result.latency.p50,
+              p99: result.latency.p99,
+              non2xx: result.non2xx,
+              errors: result.errors,
+              timeouts: result.timeouts,
+              requests: result.requests.total,
+              maxRssMb: rss[i]?.stop(),
+              dbCpuMsPerRequest,
+            };
+            const cpuAfter = target.child ? cpuSeconds(target.child.pid) : undefined;
+            const before = cpuBefore[i];
+            if (before !== undefined && cpuAfter !== undefined && sent[i] > 0)
+              run.cpuMsPerRequest = ((cpuAfter - before) * 1000) / sent[i];
+            runs.push(run);
+            done++;
+            log(
+              `[${done}/${total}] round ${round} ${scenario.name.padEnd(12)} ${target.name.padEnd(8)} ` +
+                `${run.reqPerSec.toFixed(1).padStart(8)} req/s  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms  ` +
+                `errors ${run.non2xx + run.errors}  RSS ${run.maxRssMb?.toFixed(0) ?? '?'} MB  CPU ${run.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/req  DB CPU ${run.dbCpuMsPerRequest?.toFixed(2) ?? '?'} ms/req`,
+            );
+          });
           if (scenario.writes) {
             // every target's writes start from the same tables (no rows, dead tuples or index
             // growth left by the target before it; seeded people as seeded)
@@ -569,6 +625,8 @@ async function main(): Promise<void> {
         .filter((s) => s.connections !== undefined)
         .map((s) => ` (${s.name}: ${s.connections})`)
         .join('') +
+      (options.rate ? `, ${options.rate} requests/s in all` : '') +
+      (options.together ? ', the services loaded together (each with these connections), the baseline alone' : '') +
       ', ' +
       `${options.warmup} s warm-up + ${options.duration} s measured, ${options.rounds} round(s), medians; ratio = req/s over the baseline's` +
       (peerName ? `, vs ${peerName} = req/s over ${peerName}'s (n/a: no equivalent request)` : '');
@@ -653,30 +711,42 @@ async function startTargets(options: Options, context: StartContext): Promise<Ta
   const profile = (name: string) =>
     options.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', logsDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
   const targets: Target[] = [];
-  for (const adapter of options.adapters) {
+  const services = options.adapters.flatMap((adapter) => [
+    { adapter, name: adapter, env: {} as Record<string, string> },
+    ...options.variants.map((v) => ({ adapter, name: `${adapter}+${v.name}`, env: v.env })),
+  ]);
+  for (const { adapter, name, env } of services) {
     const port = await freePort();
-    const target: Target = { name: adapter, kind: 'service', url: `http://127.0.0.1:${port}`, status: 'did not start' };
+    const target: Target = { name, kind: 'service', url: `http://127.0.0.1:${port}`, status: 'did not start' };
     targets.push(target);
     if (adapter !== 'express' && !readsAdapter) {
       target.note = 'this build does not read HTTP_ADAPTER (it would run Express)';
-      log(`${adapter}: did not start: ${target.note}`);
+      log(`${name}: did not start: ${target.note}`);
       continue;
     }
-    target.child = startChild(
+    const environment = serviceEnvironment(
+      options,
       adapter,
+      port,
+      await databaseUrlFor(target),
+      options.sqlCheck,
+      await freePort(),
+    );
+    target.child = startChild(
+      name,
       process.execPath,
-      [...profile(adapter), mainJs],
-      serviceEnvironment(options, adapter, port, await databaseUrlFor(target), options.sqlCheck, await freePort()),
+      [...profile(name), mainJs],
+      { ...environment, ...env },
       options.serviceDir,
-      join(logsDir, `${adapter}.log`),
+      join(logsDir, `${name}.log`),
     );
     try {
       await waitReady(target.child, `${target.url}/rest/health`);
       target.status = 'ok';
-      log(`${adapter}: ready on ${target.url} (pid ${target.child.pid})`);
+      log(`${name}: ready on ${target.url} (pid ${target.child.pid})`);
     } catch (error) {
       target.note = (error as Error).message.split('\n').slice(0, 4).join(' | ');
-      log(`${adapter}: did not start: ${(error as Error).message}`);
+      log(`${name}: did not start: ${(error as Error).message}`);
       await stopChild(target.child).catch(() => undefined);
     }
   }

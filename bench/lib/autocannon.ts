@@ -13,6 +13,8 @@ export interface AutocannonOptions {
   url: string;
   connections: number;
   duration: number;
+  /** Requests per second over all connections. */
+  overallRate?: number;
   timeout?: number;
   headers?: Record<string, string>;
   requests?: AutocannonRequest[];
