@@ -16,6 +16,7 @@ import { setupOpenApi } from './core/openapi/openapi.module';
 import { inSequence, maxUrlLength, requestId, requireJsonBodyExcept } from './core/http/request-hardening';
 import { COLLECTIONS } from './collections';
 import { securityHeaders } from './core/http/security-headers';
+import { observeResponses } from './core/http/response-done';
 import { Metrics } from './core/metrics/metrics';
 import { httpMetrics, trackFastifyRoutes } from './core/observability/http-metrics';
 import { ObservabilityModule } from './core/observability/observability.module';
@@ -101,9 +102,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   // security headers: helmet's full set on Swagger UI's pages (served by setupOpenApi at /rest/docs), an API set elsewhere
   app.use(
     inSequence([
-      ...(metricsOn ? [httpMetrics(app.get(Metrics))] : []),
+      observeResponses([logging.requestLine, ...(metricsOn ? [httpMetrics(app.get(Metrics))] : [])]),
       requestId,
-      logging.httpLogger,
       maxUrlLength(config.maxUrlLength),
       // multipart file uploads go to the collections with files (API.md section 16)
       requireJsonBodyExcept(
