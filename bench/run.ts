@@ -477,18 +477,21 @@ async function main(): Promise<void> {
           if (interrupted) throw new Error('interrupted');
           const offset = round * 100_003;
           const connections = scenario.connections ?? options.connections;
-          const warm = await Promise.all(
-            group.map((target) =>
-              load(target, tokenOf(scenario), scenario, data, {
-                duration: options.warmup,
-                connections,
-                rate: options.rate,
-                stream: `${target.name}-r${round}w`,
-                offset,
-                check: true,
-              }),
-            ),
-          );
+          // every target of the group at once: a warm-up (every response 2xx) or the measured run
+          const loadGroup = (warmup: boolean) =>
+            Promise.all(
+              group.map((target) =>
+                load(target, tokenOf(scenario), scenario, data, {
+                  duration: warmup ? options.warmup : options.duration,
+                  connections,
+                  rate: options.rate,
+                  stream: `${target.name}-r${round}${warmup ? 'w' : ''}`,
+                  offset: warmup ? offset : offset + 50_000,
+                  check: warmup,
+                }),
+              ),
+            );
+          const warm = await loadGroup(true);
           await drain(db);
           group.forEach((target, i) => {
             const { result, failures, firstFailure } = warm[i];
@@ -507,18 +510,7 @@ async function main(): Promise<void> {
           const rss = group.map((target) => (target.child ? sampleRss(target.child.pid) : undefined));
           const cpuBefore = group.map((target) => (target.child ? cpuSeconds(target.child.pid) : undefined));
           const dbCpuBefore = localDatabase ? postgresCpu() : undefined;
-          const results = await Promise.all(
-            group.map((target) =>
-              load(target, tokenOf(scenario), scenario, data, {
-                duration: options.duration,
-                connections,
-                rate: options.rate,
-                stream: `${target.name}-r${round}`,
-                offset: offset + 50_000,
-                check: false,
-              }),
-            ),
-          );
+          const results = await loadGroup(false);
           if (interrupted) throw new Error('interrupted');
           await drain(db);
           // measured after the drain, over every request sent: the ones still in flight when the
