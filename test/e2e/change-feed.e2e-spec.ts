@@ -64,6 +64,18 @@ describe('change feed: GET /changes/head and GET /changes', () => {
     expect((await follow(from)).changes.map((c: Json) => c.id)).toEqual(changes.map((c: Json) => c.id));
   });
 
+  it('reads the head for the metrics without handing out positions: only a read of the feed sequences new changes', async () => {
+    const feed = t.app.get(ChangeFeed);
+    const before = await feed.headPosition();
+    await t.http.post('/people?depth=0', { name: { firstName: 'Ada', lastName: 'Gauge' } });
+    // the change is committed but has no position yet: the gauge's read leaves it so
+    expect(await feed.sequencedHead()).toBe(before);
+    expect(await feed.sequencedHead()).toBe(before);
+    const after = await feed.headPosition(); // a reader's head sequences it
+    expect(after).toBeGreaterThan(before);
+    expect(await feed.sequencedHead()).toBe(after);
+  });
+
   it('pages with limit, endCursor and hasNextPage: every change exactly once, none after the end', async () => {
     const from = await head();
     const batch = await t.http.post(

@@ -20,7 +20,7 @@ const UNTRACED = /^\/(?:rest\/(?:health|ready)|metrics)(?:[/?]|$)/;
 const NO_QUERY: Attributes = { 'url.query': undefined };
 
 /** An outgoing request's URL without its query string (a webhook target may carry a token there). */
-function urlWithoutQuery(options: RequestOptions): Attributes {
+export function urlWithoutQuery(options: RequestOptions): Attributes {
   const name = options.hostname ?? options.host ?? 'localhost';
   const host = name.includes(':') && !name.startsWith('[') ? `[${name}]` : name; // an IPv6 address
   const port = options.port ? `:${options.port}` : '';
