@@ -11,6 +11,7 @@ import { createLogging } from './core/logging/logging.module';
 import { ERROR_NAMES, ErrorEnvelope } from './core/errors/error-names';
 import { useJsonBodies } from './core/http/json-body';
 import { ExpressRouteIndex } from './core/http/route-index';
+import { UnusedConnections } from './core/http/unused-connections';
 import { ExpressJsonAdapter } from './core/http/express-json-adapter';
 import { setupOpenApi } from './core/openapi/openapi.module';
 import { inSequence, maxUrlLength, requestId, requireJsonBodyExcept } from './core/http/request-hardening';
@@ -58,11 +59,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
   const logging = createLogging(config, options.logStream);
   const root = AppModule.forRoot(config, logging.module, options.collections);
   // the Express routes are indexed by path once they are all registered (route-index.ts)
-  // and a serving instance has its metrics listener (the command-line tools do not)
+  // and a serving instance has its metrics listener (the command-line tools do not); at close, the
+  // connections that never sent a request are closed (unused-connections.ts)
   const module = {
     ...root,
     imports: [...(root.imports ?? []), ObservabilityModule],
-    providers: [...(root.providers ?? []), ExpressRouteIndex],
+    providers: [...(root.providers ?? []), ExpressRouteIndex, UnusedConnections],
   };
   const nestOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
   let app: INestApplication;
