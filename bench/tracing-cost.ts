@@ -1,0 +1,106 @@
+/**
+ * Where tracing's cost for a request that is not sampled goes, measured in process on one
+ * statement (no HTTP):
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx ts-node --transpile-only bench/tracing-cost.ts [--queries 20000] [--rounds 3]
+ * Each mode runs in a process of its own (the SDK, once loaded, cannot be unloaded), the modes in
+ * turn for `--rounds` rounds, and sends the same one-row statement one after the other; printed:
+ * the median CPU time per statement of each mode, and every round's:
+ * - off:        no SDK, no context (tracing off);
+ * - als:        no SDK, each statement sent inside a bare `AsyncLocalStorage.run`;
+ * - sdk:        the service's SDK (src/core/tracing/sdk.ts, sampling ratio 0) loaded, no active span;
+ * - unsampled:  the SDK, each statement sent under an active span that is not recorded (what every
+ *               statement of a request not sampled runs under);
+ * - no-pg-span: the same, but the statement sent with the span removed from the context, so the
+ *               pg instrumentation skips it (`requireParentSpan`): what the pg span itself costs.
+ */
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+
+const MODES = ['off', 'als', 'sdk', 'unsampled', 'no-pg-span'] as const;
+type Mode = (typeof MODES)[number];
+
+const { values } = parseArgs({
+  options: {
+    queries: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '3' },
+    mode: { type: 'string' },
+  },
+});
+const queries = Number(values.queries);
+if (!Number.isInteger(queries) || queries < 1000) throw new Error('--queries must be an integer >= 1000');
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function measure(mode: Mode): Promise<void> {
+  if (mode !== 'off' && mode !== 'als') {
+    // before pg is loaded, as register.ts does: the instrumentation wraps it on load
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startSdk } = require('../src/core/tracing/sdk') as typeof import('../src/core/tracing/sdk');
+    // the SDK reads the sampler from the process's environment
+    process.env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
+    process.env.OTEL_TRACES_SAMPLER_ARG = '0';
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9'; // nothing is recorded, so nothing is sent
+    startSdk(process.env);
+  }
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Pool } = require('pg') as typeof import('pg');
+  const { AsyncLocalStorage } = require('node:async_hooks') as typeof import('node:async_hooks');
+  const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const pool = new Pool({ connectionString: url, max: 1 });
+  const als = new AsyncLocalStorage<number>();
+  const tracer = api.trace.getTracer('bench');
+  if (mode === 'unsampled' && tracer.startSpan('probe').isRecording()) throw new Error('the span is recorded');
+  const send = (i: number) => pool.query({ text: 'SELECT $1::int AS a, $2::text AS b', values: [i, 'b'] });
+  const one = async (i: number): Promise<unknown> => {
+    switch (mode) {
+      case 'off':
+      case 'sdk':
+        return send(i);
+      case 'als':
+        return als.run(i, () => send(i));
+      case 'unsampled':
+      case 'no-pg-span':
+        return tracer.startActiveSpan('request', async (span) => {
+          try {
+            if (mode === 'unsampled') return await send(i);
+            return await api.context.with(api.trace.deleteSpan(api.context.active()), () => send(i));
+          } finally {
+            span.end();
+          }
+        });
+    }
+  };
+  for (let i = 0; i < Math.min(queries, 3000); i++) await one(i); // warm-up
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < queries; i++) await one(i);
+  const used = process.cpuUsage(cpu);
+  await pool.end();
+  process.stdout.write(String((used.user + used.system) / queries)); // read by the driver below
+}
+
+if (values.mode) {
+  void measure(values.mode as Mode).then(() => process.exit(0));
+} else {
+  const rounds = Number(values.rounds);
+  console.log(
+    `${queries} statements per mode, one at a time, ${rounds} rounds (modes interleaved), Node ${process.version}`,
+  );
+  const costs = new Map<Mode, number[]>(MODES.map((mode) => [mode, []]));
+  for (let round = 0; round < rounds; round++)
+    for (const mode of MODES) {
+      const run = spawnSync(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', __filename, '--mode', mode, '--queries', String(queries)],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: process.env, encoding: 'utf8' },
+      );
+      if (run.status !== 0) process.exit(run.status ?? 1);
+      costs.get(mode)!.push(Number(run.stdout));
+    }
+  for (const [mode, runs] of costs) {
+    const sorted = [...runs].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    console.log(
+      `${mode.padEnd(10)}  median ${median.toFixed(1).padStart(6)} µs of CPU per statement  (${runs.map((r) => r.toFixed(1)).join(', ')})`,
+    );
+  }
+}
