@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { signLink, verifyLink } from './file-links';
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 describe('signed file links', () => {
   const key = randomBytes(32);
   const id = randomUUID();
@@ -16,8 +18,30 @@ describe('signed file links', () => {
     expect(verifyLink(key, randomUUID(), String(expires), signature)).toBe(false);
     expect(verifyLink(key, id, String(expires + 1), signature)).toBe(false);
     expect(verifyLink(randomBytes(32), id, String(expires), signature)).toBe(false);
+    const flipped = (at: number, change: (index: number) => number) =>
+      signature.slice(0, at) + BASE64URL[change(BASE64URL.indexOf(signature[at]))] + signature.slice(at + 1);
     expect(
-      verifyLink(key, id, String(expires), `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`),
+      verifyLink(
+        key,
+        id,
+        String(expires),
+        flipped(0, (i) => (i + 1) % 64),
+      ),
+    ).toBe(false);
+    // the last character's 2 low bits are not part of the 32 bytes: the same bytes, another text
+    expect(
+      Buffer.from(
+        flipped(42, (i) => i ^ 1),
+        'base64url',
+      ),
+    ).toEqual(Buffer.from(signature, 'base64url'));
+    expect(
+      verifyLink(
+        key,
+        id,
+        String(expires),
+        flipped(42, (i) => i ^ 1),
+      ),
     ).toBe(false);
     expect(verifyLink(key, id, `${expires}.5`, signature)).toBe(false);
     expect(verifyLink(key, id, String(expires), '')).toBe(false);
