@@ -1,8 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { ChildServer, freePort, probe } from '../support/child-server';
 import { createApp } from '../../src/app.factory';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
@@ -260,44 +259,18 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
     const webhook = (
       await t.http.post('/webhooks', { targetUrl: receiver.url, operations: ['task.created'], secret: SECRET })
     ).body.data.createWebhook;
-    const freePort = async () => {
-      const probe = await new Receiver().start();
-      const port = Number(new URL(probe.url).port);
-      await probe.stop();
-      return port;
-    };
-    const server = (extra: Record<string, string>): ChildProcess =>
-      spawn(
-        process.execPath,
-        ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'main.ts')],
-        {
-          env: { ...process.env, ...env(extra) },
-          stdio: 'ignore',
-        },
-      );
     // the first server commits the writes but never gets to deliver them: it dies with SIGKILL
-    const port = await freePort();
-    const first = server({ PORT: String(port), WEBHOOK_DISPATCH: 'false' });
-    const base = `http://127.0.0.1:${port}/rest`;
-    for (let started = Date.now(); ;) {
-      const ok = await fetch(`${base}/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok || Date.now() - started > 60_000) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const res = await fetch(`${base}/batch/tasks?depth=0`, {
+    const first = await ChildServer.start(env({ PORT: String(await freePort()), WEBHOOK_DISPATCH: 'false' }));
+    const res = await probe(`${first.baseUrl}/batch/tasks?depth=0`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ title: `Killed ${i}` }))),
+      headers: { authorization: `Bearer ${t.token}` },
+      body: Array.from({ length: 10 }, (_, i) => ({ title: `Killed ${i}` })),
     });
     expect(res.status).toBe(201);
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await first.kill();
     expect(receiver.received).toHaveLength(0);
     // a new instance finds the committed deliveries in the outbox
-    const second = server({ PORT: String(await freePort()) });
+    const second = ChildServer.spawn(env({ PORT: String(await freePort()) }));
     try {
       await receiver.until(10, 60_000);
       await new Promise((r) => setTimeout(r, 300));
@@ -315,7 +288,7 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
       );
       expect(n).toBe(0);
     } finally {
-      second.kill('SIGKILL');
+      await second.kill();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer, AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_ENCRYPTION_KEY } from './test-app';
 import type { Json } from './http';
@@ -8,13 +9,55 @@ import type { Json } from './http';
 /** The repository root (where src/ and node_modules/ are). */
 export const ROOT = join(__dirname, '..', '..');
 
-/** A TCP port free on 127.0.0.1 at the time of the call. */
+/**
+ * The first port the kernel hands out for `listen(0)` and outgoing connections (Linux's
+ * ip_local_port_range; 32768 by default).
+ */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) ? low : 32768;
+  } catch {
+    return 32768; // not Linux: the IANA range starts at 49152, so this stays below it
+  }
+}
+
+const PORT_BLOCK = 400;
+let nextPortOffset = Math.floor(Math.random() * PORT_BLOCK);
+
+/**
+ * A TCP port free on 127.0.0.1 at the time of the call, for a child process to listen on.
+ *
+ * A port taken with `listen(0)` and released can be handed out again by the kernel to the next
+ * `listen(0)` of a suite running alongside, before the child binds it: the child then fails to
+ * start while its health check reaches the other suite's server (seen in CI). So the port comes
+ * from below the kernel's ephemeral range, which `listen(0)` never uses, in a block of its own
+ * for each jest worker (block 0 for processes outside jest), and is checked free by binding it.
+ */
 export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 0);
+  const blocks = Math.floor((ephemeralLow() - 10_000) / PORT_BLOCK);
+  if (blocks > worker) {
+    const start = 10_000 + worker * PORT_BLOCK;
+    for (let tries = 0; tries < PORT_BLOCK; tries++) {
+      const port = start + (nextPortOffset++ % PORT_BLOCK);
+      if (await bindable(port)) return port;
+    }
+  }
+  // no room below the ephemeral range (or every port of the block taken): the kernel's choice
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

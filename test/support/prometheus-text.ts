@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { METRIC_CATALOG, RUNTIME_METRIC_PREFIXES } from '../../src/core/metrics/metric-catalog';
 
 /** A route template label: literal segments and `{name}` parameters, no digit, no query string. */
@@ -64,14 +63,7 @@ export function promtoolCheckMetrics(text: string): string {
   return run.status === 0 ? '' : `${run.stdout}${run.stderr}`.trim() || `exit ${run.status}`;
 }
 
-/** A TCP port free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from './child-server';
 
 /** Every sample is of a declared metric, with its declared labels only, each value in its bounded set. */
 export function manifestProblems(scrape: Scrape): string[] {
