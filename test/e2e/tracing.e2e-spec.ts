@@ -262,6 +262,51 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
     },
   );
 
+  it('an import continues the trace of the request that queued it: its run, its statements and the webhooks of its records', async () => {
+    const server = servers.get('express')!;
+    const [traceId, callerSpanId] = [hex(16), hex(8)];
+    const city = `Imported${hex(6)}`;
+    const response = await fetch(`${server.baseUrl}/people/import?webhooks=records`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'text/csv',
+        prefer: 'wait=30',
+        traceparent: `00-${traceId}-${callerSpanId}-01`,
+      },
+      body: `name.firstName,name.lastName,city\nAda,Lovelace,${city}\nGrace,Hopper,${city}\n`,
+    });
+    expect(response.status).toBe(200);
+    const job = ((await response.json()) as Json).data.import;
+    expect(job).toMatchObject({ state: 'completed', rows: { created: 2 } });
+
+    const ofTrace = () => collector.spans.filter((s) => s.traceId === traceId);
+    const request = await eventually(() => ofTrace().find((s) => s.kind === SERVER), 'the server span of the import');
+    expect(request).toMatchObject({ parentSpanId: callerSpanId, name: 'POST /rest/{plural}/import' });
+    // the run: on whichever instance claimed the job, a child of the request's span
+    const run = await eventually(() => ofTrace().find((s) => s.name === 'import run'), 'the span of the run');
+    expect(run).toMatchObject({
+      kind: CONSUMER,
+      parentSpanId: request.spanId,
+      attributes: { 'crm.import.id': job.id, 'crm.import.collection': 'people', 'crm.import.operation': 'create' },
+    });
+    // its statements (the insert of the records among them), children of the run
+    const statements = ofTrace().filter(
+      (s) => s.attributes['db.system.name'] === 'postgresql' && s.parentSpanId === run.spanId,
+    );
+    expect(statements.map((s) => String(s.attributes['db.query.text']))).toContainEqual(
+      expect.stringMatching(/INSERT INTO "person"/),
+    );
+    // the webhook of each record: its delivery continues the run, and its POST sends the trace on
+    const deliveries = await eventually(() => {
+      const found = receiver.received.filter((r) => r.body.record?.city === city);
+      return found.length === 2 ? found : undefined;
+    }, 'the webhooks of the imported records');
+    for (const delivery of deliveries) expect(String(delivery.headers.traceparent).split('-')[1]).toBe(traceId);
+    const deliver = await eventually(() => ofTrace().find((s) => s.name === 'webhook deliver'), 'a delivery span');
+    expect(deliver.parentSpanId).toBe(run.spanId);
+  });
+
   it('with the endpoint unset, no SDK is loaded and no trace context is written to the outbox or sent', async () => {
     // the module main.ts imports first loads nothing of OpenTelemetry but its API
     const { stdout } = await promisify(execFile)(

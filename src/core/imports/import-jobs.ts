@@ -19,6 +19,7 @@ import { RequestActor } from '../model/record';
 import { ImportJobRow } from '../repository/import-job-row';
 import { importStatements } from '../repository/import-statements';
 import { importRowStatements, StoredRowError } from '../repository/import-row-statements';
+import { activeTraceParent, tracingOn } from '../tracing/tracing';
 import { planColumns } from './import-columns';
 import { ImportOptions } from './import-options';
 import { openImportReader } from './import-reader';
@@ -107,6 +108,7 @@ export class ImportJobs {
         apiKeyId: actor.apiKeyId || null,
         idempotencyKey: idempotencyKey ?? null,
         fingerprint,
+        traceParent: tracingOn() ? activeTraceParent() : null,
       };
       const inserted = await importStatements.insert(this.db, values);
       if (!inserted) {

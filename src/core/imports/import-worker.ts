@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Db } from '../database/db';
 import { importStatements } from '../repository/import-statements';
-import { detached } from '../tracing/tracing';
+import { detached, inSpan, SpanKind } from '../tracing/tracing';
 import { ImportRunner } from './import-runner';
 
 /** How often an idle instance looks for a job to run (or one whose instance stopped). */
@@ -73,7 +73,17 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
   private async round(): Promise<boolean> {
     const job = await importStatements.claim(this.db, this.config.importLeaseSeconds);
     if (!job) return false;
-    await this.runner.run(job, () => this.stopped);
+    // the run continues the trace of the request that queued the job (a span per run: a job taken
+    // over after a crash or a shutdown has one per instance that ran it); its statements and the
+    // webhooks of its records are in it
+    const attributes = {
+      'crm.import.id': job.id,
+      'crm.import.collection': job.collection,
+      'crm.import.operation': job.operation,
+    };
+    await inSpan('import run', SpanKind.CONSUMER, job.traceParent, attributes, () =>
+      this.runner.run(job, () => this.stopped),
+    );
     if (this.stopped) await importStatements.release(this.db, job.id, job.claim!).catch(() => undefined);
     return true;
   }

@@ -25,6 +25,8 @@ export interface ImportJobRow {
   claim: string | null;
   idempotencyKey: string | null;
   fingerprint: string | null;
+  /** The W3C traceparent of the request that queued it (tracing on), continued by its runs. */
+  traceParent: string | null;
   createdAt: unknown;
   startedAt: unknown;
   finishedAt: unknown;
@@ -43,12 +45,13 @@ export const NEW_JOB = [
   'apiKeyId',
   'idempotencyKey',
   'fingerprint',
+  'traceParent',
 ] as const;
 export type NewImportJob = Pick<ImportJobRow, (typeof NEW_JOB)[number]>;
 
 export const COLUMNS =
   '"id", "collection", "operation", "format", "options", "state", "bytes"::float8 AS "bytes", "objectKey", "apiKeyId", ' +
-  '"message", "resumeLine", "cancelRequested", "claim", "idempotencyKey", "fingerprint", "createdAt", "startedAt", "finishedAt", ' +
+  '"message", "resumeLine", "cancelRequested", "claim", "idempotencyKey", "fingerprint", "traceParent", "createdAt", "startedAt", "finishedAt", ' +
   COUNTERS.map((c) => `"${c}"`).join(', ');
 
 export function job(row: Record<string, unknown>): ImportJobRow {
