@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { ChildServer, freePort, probe } from '../support/child-server';
+import { ChildServer, freePort, killAllChildren, probe } from '../support/child-server';
 import { createApp } from '../../src/app.factory';
 import { postgresForSuite } from '../support/embedded-postgres';
 import { startTestApp, TEST_ENCRYPTION_KEY, TestApp } from '../support/test-app';
@@ -216,6 +216,7 @@ ownPostgres.describe('webhooks across instances and restarts', () => {
     receiver = await new Receiver().start();
   });
   afterAll(async () => {
+    await killAllChildren(); // a server child a failed test left running
     await receiver?.stop();
     await t?.close();
     await ownPostgres.afterAll();
