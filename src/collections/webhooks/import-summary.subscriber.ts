@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Queryable } from '../../core/database/db';
 import { ImportEnd, ImportEndSubscriber, ImportEvents } from '../../core/events/import-events';
-import { activeTraceParent, tracingOn } from '../../core/tracing/tracing';
+import { activeTraceParent } from '../../core/tracing/tracing';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 /**
@@ -29,7 +29,7 @@ export class ImportSummarySubscriber implements ImportEndSubscriber, OnModuleIni
         `SELECT w."id", $1, jsonb_build_object('eventName', $1::text, 'import', $2::jsonb, ` +
         `'eventDate', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), $4::text ` +
         `FROM "webhook" w WHERE w."deletedAt" IS NULL AND w."targetUrl" <> '' AND w."operations" && $3::text[] RETURNING 1`,
-      [end.eventName, JSON.stringify(end.job), patterns, tracingOn() ? activeTraceParent() : null],
+      [end.eventName, JSON.stringify(end.job), patterns, activeTraceParent()],
     );
     if (rows.length > 0) tx.afterCommit?.(() => this.dispatcher.wake());
   }

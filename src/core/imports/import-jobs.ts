@@ -19,7 +19,7 @@ import { RequestActor } from '../model/record';
 import { ImportJobRow } from '../repository/import-job-row';
 import { importStatements } from '../repository/import-statements';
 import { importRowStatements, StoredRowError } from '../repository/import-row-statements';
-import { activeTraceParent, tracingOn } from '../tracing/tracing';
+import { activeTraceParent } from '../tracing/tracing';
 import { planColumns } from './import-columns';
 import { ImportOptions } from './import-options';
 import { openImportReader } from './import-reader';
@@ -108,7 +108,7 @@ export class ImportJobs {
         apiKeyId: actor.apiKeyId || null,
         idempotencyKey: idempotencyKey ?? null,
         fingerprint,
-        traceParent: tracingOn() ? activeTraceParent() : null,
+        traceParent: activeTraceParent(),
       };
       const inserted = await importStatements.insert(this.db, values);
       if (!inserted) {

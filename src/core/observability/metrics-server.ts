@@ -1,17 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
+import { sameSecret } from '../security/same-secret';
 
 const OPENMETRICS = 'application/openmetrics-text';
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * `GET /metrics` on a listener of its own (`METRICS_PORT`, default 9464; 0: off), never the API

@@ -47,9 +47,10 @@ export async function stopTracing(timeoutMs = 2000): Promise<void> {
 
 /**
  * The W3C `traceparent` of the active span (`00-<trace id>-<span id>-<flags>`), or null without
- * one. An unsampled span's is given too (flags `00`): what continues it keeps its decision.
+ * one (always with tracing off). An unsampled span's is given too (flags `00`): what continues it keeps its decision.
  */
 export function activeTraceParent(): string | null {
+  if (!state.on) return null;
   const span = trace.getActiveSpan();
   if (!span) return null;
   const { traceId, spanId, traceFlags } = span.spanContext();
