@@ -315,7 +315,7 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
         '-r',
         'ts-node/register/transpile-only',
         '-e',
-        `require('./src/core/tracing/register'); require('./src/core/tracing/tracing'); require('./src/core/tracing/http-route');
+        `require('./src/core/tracing/register'); require('./src/core/tracing/tracing'); require('./src/core/tracing/http-route'); require('./src/core/tracing/server-spans');
          console.log(JSON.stringify([...new Set(Object.keys(require.cache).map((f) => /@opentelemetry\\/([^/]+)/.exec(f)?.[1]).filter(Boolean))]))`,
       ],
       { cwd: ROOT, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', TS_NODE_TRANSPILE_ONLY: 'true' } },

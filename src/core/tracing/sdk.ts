@@ -7,17 +7,10 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { IncomingMessage, RequestOptions } from 'node:http';
-import { routeTemplate } from './http-route';
+import type { RequestOptions } from 'node:http';
 
 /** The longest attribute value kept by default (OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT changes it). */
 const ATTRIBUTE_LENGTH = 2048;
-
-/** Probes and scrapes are not traced (nor what they run: their statements are suppressed too). */
-const UNTRACED = /^\/(?:rest\/(?:health|ready)|metrics)(?:[/?]|$)/;
-
-/** Span attributes never written: a server span's query string (filters hold values, as the request log says). */
-const NO_QUERY: Attributes = { 'url.query': undefined };
 
 /** An outgoing request's URL without its query string (a webhook target may carry a token there). */
 export function urlWithoutQuery(options: RequestOptions): Attributes {
@@ -25,15 +18,6 @@ export function urlWithoutQuery(options: RequestOptions): Attributes {
   const host = name.includes(':') && !name.startsWith('[') ? `[${name}]` : name; // an IPv6 address
   const port = options.port ? `:${options.port}` : '';
   return { 'url.full': `${options.protocol ?? 'http:'}//${host}${port}${(options.path ?? '/').split('?')[0]}` };
-}
-
-/** The server span named after the route template on Express (`GET /rest/people/{id}`); Fastify's are named by traceRoutes. */
-function nameServerSpan(span: Span, request: unknown): void {
-  const route = (request as { route?: { path?: unknown } }).route?.path;
-  if (typeof route !== 'string') return;
-  const template = routeTemplate(route);
-  if (template)
-    span.updateName(`${(request as IncomingMessage).method} ${template}`).setAttribute('http.route', template);
 }
 
 /**
@@ -91,8 +75,9 @@ const LOG_LEVELS: Record<string, DiagLogLevel> = {
  * OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
  * OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_LOG_LEVEL): spans batched to the OTLP/HTTP
  * endpoint (JSON), W3C trace context and baggage propagation, and three instrumentations only:
- * - http: a SERVER span per request (continuing an incoming `traceparent`) and a CLIENT span per
- *   outgoing request (webhook POSTs, which thereby send `traceparent`);
+ * - http: a CLIENT span per outgoing request (webhook POSTs, which thereby send `traceparent`);
+ *   the SERVER span of each request is server-spans.ts's (`traceRequests`), started only when
+ *   it is recorded or continues a caller's trace;
  * - pg: a span per statement, its text with `$n` placeholders and never the bound values
  *   (`enhancedDatabaseReporting` off), only inside a sampled trace (no root spans for background
  *   polls, no work for the statements of a request that is not recorded);
@@ -116,12 +101,8 @@ export function startSdk(env: Record<string, string | undefined>): () => Promise
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED.test(request.url ?? ''),
-        startIncomingSpanHook: () => NO_QUERY,
-        startOutgoingSpanHook: urlWithoutQuery,
-        applyCustomAttributesOnSpan: nameServerSpan,
-      }),
+      // outgoing requests only: the server spans are server-spans.ts's
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, startOutgoingSpanHook: urlWithoutQuery }),
       new PgInstrumentation({
         enhancedDatabaseReporting: false,
         requireParentSpan: true,
