@@ -1,20 +1,15 @@
-import { routeTemplate } from '../tracing/http-route';
+import { methodLabel, routeTemplate } from '../tracing/http-route';
 
 /**
  * The bounded label values of a request (API.md section 20): its method, its route's template,
  * never a path or a query string of the request.
  */
 
-/** The methods the service answers; any other is `_OTHER` (OpenTelemetry's convention). */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
-
 export const UNMATCHED_ROUTE = 'unmatched';
 /** Swagger UI's page and assets: one value, whatever the adapter serves them with. */
 const DOCS_ROUTE = '/rest/docs';
 
-export function methodLabel(method: string | undefined): string {
-  return method !== undefined && KNOWN_METHODS.has(method) ? method : '_OTHER';
-}
+export { methodLabel };
 
 /**
  * The `http_route` label: the template of the route that took the request, in OpenAPI's spelling

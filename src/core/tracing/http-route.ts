@@ -13,3 +13,11 @@ export function routeTemplate(path: string): string | undefined {
   }
   return template || undefined;
 }
+
+/** The methods named as they are, in metrics and spans alike; any other is `_OTHER` (OpenTelemetry's convention). */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+
+/** A request's method as a bounded value: itself if standard, else `_OTHER`. */
+export function methodLabel(method: string | undefined): string {
+  return method !== undefined && KNOWN_METHODS.has(method) ? method : '_OTHER';
+}

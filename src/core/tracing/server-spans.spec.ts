@@ -115,6 +115,19 @@ describe('traceRequests (the server span of each request)', () => {
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
   });
 
+  it('names a method outside the standard ones `HTTP`, with `_OTHER` and the method itself as attributes', () => {
+    const exchange = incoming('/rest/people');
+    exchange.request.method = 'PROPFIND';
+    server.emit('request', exchange.request, exchange.response);
+    exchange.response.emit('close');
+    const [span] = exporter.getFinishedSpans();
+    expect(span.name).toBe('HTTP');
+    expect(span.attributes).toMatchObject({
+      'http.request.method': '_OTHER',
+      'http.request.method_original': 'PROPFIND',
+    });
+  });
+
   it('continues a sampled caller: the span is the child of its traceparent', () => {
     keep.roots = false; // the caller's decision wins
     serve('/rest/people', { traceparent: `00-${caller.traceId}-${caller.spanId}-01` });

@@ -13,14 +13,11 @@ import {
   Tracer,
 } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { routeTemplate } from './http-route';
+import { methodLabel, routeTemplate } from './http-route';
 import { tracingOn } from './tracing';
 
 /** Probes and scrapes are not traced (nor what they run: without a span, their statements make none). */
 const UNTRACED = /^\/(?:rest\/(?:health|ready)|metrics)(?:[/?]|$)/;
-
-/** The methods named as they are; any other is `_OTHER` (OpenTelemetry's convention), its own name beside it. */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
 
 type Request = IncomingMessage & { route?: { path?: unknown } };
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
@@ -39,28 +36,30 @@ export function serverContext(tracer: Tracer, request: Request, response: Server
   const parent =
     request.headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers);
   const method = request.method ?? 'GET';
-  const span = tracer.startSpan(METHODS.has(method) ? method : 'HTTP', { kind: SpanKind.SERVER }, parent);
+  const known = methodLabel(method);
+  const span = tracer.startSpan(known === '_OTHER' ? 'HTTP' : known, { kind: SpanKind.SERVER }, parent);
   if (!span.isRecording()) {
     // not recorded: a caller's trace is still continued (its id and decision go on to the
     // outbox, the webhook and the log lines); a trace of our own that is not kept is dropped
     const caller = trace.getSpanContext(parent);
     return caller && isSpanContextValid(caller) ? trace.setSpan(parent, span) : undefined;
   }
-  span.setAttributes(requestAttributes(request, method, url));
+  span.setAttributes(requestAttributes(request, known, url));
   response.once('close', () => endServerSpan(span, request, response));
   return trace.setSpan(parent, span);
 }
 
 /** A recorded request's attributes: never its query string (filters hold values) nor a header but the user agent. */
 function requestAttributes(request: Request, method: string, url: string): Attributes {
+  // `method` is the bounded value (`_OTHER` for a method outside the standard ones)
   const query = url.indexOf('?');
   const host = request.headers.host ?? '';
   const colon = host.lastIndexOf(':');
   const bracket = host.lastIndexOf(']'); // an IPv6 address: [::1]:3000
   const [address, port] = colon > bracket ? [host.slice(0, colon), Number(host.slice(colon + 1))] : [host, undefined];
   return {
-    'http.request.method': METHODS.has(method) ? method : '_OTHER',
-    ...(METHODS.has(method) ? {} : { 'http.request.method_original': method }),
+    'http.request.method': method,
+    ...(method === '_OTHER' ? { 'http.request.method_original': request.method } : {}),
     'url.scheme': 'http',
     'url.path': query < 0 ? url : url.slice(0, query),
     'server.address': address || undefined,
