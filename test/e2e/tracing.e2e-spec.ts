@@ -131,8 +131,17 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
       new Collector().start(),
       new Receiver().start(),
     ]);
+    // `unsampled`: Express keeping no trace of its own (10 % sampling at its limit, 0)
+    const instances = [
+      ...ADAPTERS.map((adapter) => ({ name: adapter as string, adapter, sampling: {} })),
+      {
+        name: 'unsampled',
+        adapter: 'express',
+        sampling: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+      },
+    ];
     await Promise.all(
-      ADAPTERS.map(async (adapter) => {
+      instances.map(async ({ name, adapter, sampling }) => {
         const env = serverEnv(database.url!, await freePort(), {
           HTTP_ADAPTER: adapter,
           LOG_LEVEL: 'info',
@@ -141,11 +150,12 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
           WEBHOOK_POLL_MS: '100',
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
           OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-          OTEL_SERVICE_NAME: `crm-${adapter}`,
+          OTEL_SERVICE_NAME: `crm-${name}`,
           OTEL_BSP_SCHEDULE_DELAY: '100',
+          ...sampling,
           ...(redis.enabled ? redis.env() : {}),
         });
-        servers.set(adapter, await ChildServer.start(env));
+        servers.set(name, await ChildServer.start(env));
       }),
     );
     const created = await fetch(`${servers.get('express')!.baseUrl}/webhooks`, {
@@ -305,6 +315,42 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
     for (const delivery of deliveries) expect(String(delivery.headers.traceparent).split('-')[1]).toBe(traceId);
     const deliver = await eventually(() => ofTrace().find((s) => s.name === 'webhook deliver'), 'a delivery span');
     expect(deliver.parentSpanId).toBe(run.spanId);
+  });
+
+  it('a request whose new trace is not kept has none; one that continues an unsampled caller passes its trace id on', async () => {
+    const server = servers.get('unsampled')!;
+    const pg = new Client({ connectionString: database.url });
+    await pg.connect();
+    const outboxTrace = async (id: string) =>
+      (
+        await pg.query(`SELECT "traceParent" FROM "webhookDelivery" WHERE "payload" -> 'record' ->> 'id' = $1`, [id])
+      ).rows.map((r) => r.traceParent as string | null);
+    try {
+      const create = async (headers: Record<string, string>) => {
+        const response = await fetch(`${server.baseUrl}/people?depth=0`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ city: 'Unsampled' }),
+        });
+        expect(response.status).toBe(201);
+        return ((await response.json()) as Json).data.createPerson.id as string;
+      };
+      // its own trace, not kept: no context at all, so nothing reaches the outbox row
+      expect(await outboxTrace(await create({}))).toEqual([null]);
+      // the caller's unsampled trace: continued through the body's listeners to the outbox row
+      const traceId = hex(16);
+      const continued = await create({ traceparent: `00-${traceId}-${hex(8)}-00` });
+      const [traceParent] = await outboxTrace(continued);
+      expect(traceParent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+      const delivery = await eventually(
+        () => receiver.received.find((r) => r.body.record?.id === continued),
+        'the delivery of the continued trace',
+      );
+      expect(String(delivery.headers.traceparent).split('-')[1]).toBe(traceId);
+      expect(collector.spans.filter((s) => s.traceId === traceId)).toEqual([]); // nothing recorded
+    } finally {
+      await pg.end();
+    }
   });
 
   it('with the endpoint unset, no SDK is loaded and no trace context is written to the outbox or sent', async () => {
