@@ -263,6 +263,26 @@ describe('metrics on their own listener (API.md section 20)', () => {
     }
     expect(seen[0]).toBe(1);
     expect(seen[1]).toBeGreaterThanOrEqual(1000);
+    // the stream's LISTEN connection is one of its own, outside the pool: pool `direct`
+    const direct = async () =>
+      valueOf(parsePrometheusText((await scrape(port)).text), 'db_client_connections', {
+        db_client_connection_pool_name: 'direct',
+        db_client_connection_state: 'used',
+      });
+    expect(await direct()).toBe(process.env.TEST_DATABASE_URL ? 1 : undefined); // PGlite: no connection of its own
+    if (process.env.TEST_DATABASE_URL) {
+      // lost (terminated by the server), it is no longer counted
+      await t.db.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'crm-record-service-listen' AND datname = current_database()",
+      );
+      let left = await direct();
+      // (polled closely: the next keep-alive tick, within 15 s, listens again)
+      for (let i = 0; i < 200 && left !== 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        left = await direct();
+      }
+      expect(left).toBe(0);
+    }
     stream.close();
     for (let i = 0; i < 50 && seen[0] !== 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

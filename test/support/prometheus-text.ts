@@ -87,7 +87,7 @@ export function manifestProblems(scrape: Scrape): string[] {
             : kind === 'status'
               ? /^[1-5]\d\d$/.test(value)
               : kind === 'pool'
-                ? /^(primary|replica_\d+)$/.test(value)
+                ? /^(primary|replica_\d+|direct)$/.test(value)
                 : Array.isArray(kind) && kind.includes(value);
       if (kind === undefined) problems.push(`${family}: undeclared label ${label}`);
       else if (!fits) problems.push(`${family}: ${label}="${value}" is outside its declared values`);

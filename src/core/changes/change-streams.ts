@@ -1,8 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { BeforeApplicationShutdown, GoneException, Inject, Injectable, Logger } from '@nestjs/common';
-import { Client } from 'pg';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EMBEDDED_DB } from '../database/database.module';
+import { Db } from '../database/db';
 import type { Access } from '../model/access';
 import { CHANGES_CHANNEL, type ChangeSelection } from '../repository/change-feed.statements';
 import { Change, ChangeFeed } from './change-feed.service';
@@ -54,6 +54,7 @@ export class ChangeStreams implements BeforeApplicationShutdown {
 
   constructor(
     private readonly feed: ChangeFeed,
+    private readonly db: Db,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EMBEDDED_DB) private readonly embedded: PGlite | null,
   ) {}
@@ -185,20 +186,26 @@ export class ChangeStreams implements BeforeApplicationShutdown {
       this.stopListening = await this.embedded.listen(CHANGES_CHANNEL, () => this.wake());
       return;
     }
-    const client = new Client({
-      // never through a transaction-mode pooler, where a LISTEN hears nothing
-      connectionString: this.config.database.directUrl ?? this.config.databaseUrl,
-      application_name: 'crm-record-service-listen',
-    });
+    const client = await this.db.directConnections.connect(
+      {
+        // never through a transaction-mode pooler, where a LISTEN hears nothing
+        connectionString: this.config.database.directUrl ?? this.config.databaseUrl,
+        application_name: 'crm-record-service-listen',
+      },
+      (error, lost) => {
+        this.logger.warn(`LISTEN connection lost: ${error.message}`);
+        this.listener = undefined; // the next keep-alive tick listens again
+        this.stopListening = undefined;
+        lost.end().catch(() => undefined);
+      },
+    );
     client.on('notification', () => this.wake());
-    client.on('error', (error) => {
-      this.logger.warn(`LISTEN connection lost: ${error.message}`);
-      this.listener = undefined; // the next keep-alive tick listens again
-      this.stopListening = undefined;
-      client.end().catch(() => undefined);
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    try {
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined); // not left open, hearing nothing
+      throw error;
+    }
     this.stopListening = () => client.end();
   }
 }

@@ -1,4 +1,5 @@
 import { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
+import { DirectConnections } from './direct-connections';
 import { READ_ONLY_SQLSTATE } from './writable-primary';
 
 /** Something SQL can be sent to: the pool, or the client of an open transaction. */
@@ -74,6 +75,8 @@ class ClientQueryable implements Queryable {
  */
 export class Db implements ReadTarget {
   private readonly begin: string;
+  /** The connections opened outside the pool (LISTEN, session locks, the shutdown's canceller). */
+  readonly directConnections = new DirectConnections();
 
   constructor(
     readonly pool: Pool,
@@ -131,9 +134,11 @@ export class Db implements ReadTarget {
     }
     const pids = busy.map((client) => client.processID);
     if (pids.length === 0) return 0;
-    const canceller = new Client({ ...internal.options, statement_timeout: 5000 });
+    const canceller = await this.directConnections.connect(
+      { ...internal.options, statement_timeout: 5000 },
+      () => undefined,
+    );
     try {
-      await canceller.connect();
       await canceller.query('SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
     } finally {
       await canceller.end().catch(() => undefined);
@@ -147,12 +152,9 @@ export class Db implements ReadTarget {
    */
   async withAdvisoryLock<T>(key: number, work: () => Promise<T>): Promise<T> {
     // through a transaction-mode pooler a session lock would stay on a server connection that
-    // other clients then share: it is taken on a direct connection of its own instead
-    const direct = this.options.direct && new Client(this.options.direct);
-    if (direct) {
-      direct.on('error', () => undefined); // a lost connection frees its lock; unlock below then fails
-      await direct.connect();
-    }
+    // other clients then share: it is taken on a direct connection of its own instead (a lost
+    // connection frees its lock; the unlock below then fails)
+    const direct = this.options.direct && (await this.directConnections.connect(this.options.direct, () => undefined));
     const client = direct || (await this.pool.connect());
     try {
       await client.query('SELECT pg_advisory_lock($1)', [key]);

@@ -10,8 +10,9 @@ type Counted = Pool & { totalCount?: number; idleCount?: number; waitingCount?: 
 
 /**
  * The database gauges of API.md section 20, read from memory at each scrape: every pool's
- * connections (used, idle), the requests waiting for one, its size; each replica's state and
- * lag from its last health check.
+ * connections (used, idle), the requests waiting for one, its size; the connections opened
+ * outside the pools (pool `direct`: LISTEN, session locks; on PostgreSQL only, all `used`, no
+ * size nor queue); each replica's state and lag from its last health check.
  */
 @Injectable()
 export class PoolMetrics implements OnModuleInit {
@@ -42,6 +43,12 @@ export class PoolMetrics implements OnModuleInit {
         pending.set(label, pool.waitingCount ?? 0);
         max.set(label, pool.options?.max ?? 0);
       }
+      // PostgreSQL only: the embedded database is one connection, no client opens another
+      if (this.config.databaseUrl)
+        connections.set(
+          { db_client_connection_pool_name: 'direct', db_client_connection_state: 'used' },
+          this.db.directConnections.open,
+        );
       this.replicas.replicas.forEach((replica, i) => {
         const label = { db_client_connection_pool_name: `replica_${i}` };
         up.set(label, replica.healthy ? 1 : 0);

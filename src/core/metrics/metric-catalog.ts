@@ -9,7 +9,8 @@
  * - `route`: a route template of the route table (`/rest/people/{id}`) or `unmatched`;
  * - `method`: an HTTP method the service knows, or `_OTHER`;
  * - `status`: a three-digit HTTP status code;
- * - `pool`: `primary` or `replica_<n>` (n from 0, one per DATABASE_REPLICA_URLS entry).
+ * - `pool`: `primary`, `replica_<n>` (n from 0, one per DATABASE_REPLICA_URLS entry) or `direct`
+ *   (the connections opened outside the pools).
  */
 export type LabelValues = readonly string[] | 'route' | 'method' | 'status' | 'pool';
 
@@ -50,7 +51,7 @@ export const METRIC_CATALOG = {
   },
   db_client_connections: {
     type: 'gauge',
-    help: 'Connections of a database pool, by state (used: checked out; idle: open in the pool).',
+    help: 'Connections of a database pool, by state (used: checked out; idle: open in the pool); pool direct: the connections opened outside the pools (LISTEN, session locks), all used.',
     labels: { db_client_connection_pool_name: 'pool', db_client_connection_state: ['used', 'idle'] },
   },
   db_client_connection_pending_requests: {
