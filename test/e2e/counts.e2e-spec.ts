@@ -189,6 +189,38 @@ describe('totalCount', () => {
     expect(exact.body).not.toHaveProperty('totalCountEstimated');
     expect((await t.http.get('/companies?limit=1')).body).not.toHaveProperty('totalCountEstimated');
   });
+
+  it('count=estimated is counted once per version of the collection, like an exact count', async () => {
+    const estimated = async () => {
+      const res = await t.http.get(`/companies?limit=1&filter=${encodeURIComponent('name[like]:"Cached %"')}`, {
+        headers: { prefer: 'count=estimated' },
+      });
+      return [res.body.totalCount, res.body.totalCountEstimated];
+    };
+    const add = async (from: number, n: number) => {
+      const rows = Array.from({ length: n }, (_, i) => ({ name: `Cached ${from + i}` }));
+      expect((await t.http.post('/batch/companies?depth=0', rows)).status).toBe(201);
+    };
+    await add(0, 5);
+    let seen: unknown[][] = [];
+    const statements = await counts(async () => {
+      for (let i = 0; i < 3; i++) seen.push(await estimated());
+    });
+    expect(seen).toEqual([
+      [5, false],
+      [5, false],
+      [5, false],
+    ]);
+    expect(statements).toBe(1); // the first request counted, the next two reused it
+    await add(5, 5);
+    expect(await estimated()).toEqual([10, false]); // the write changed the version: counted again
+    await add(10, 1);
+    const [over, flagged] = await estimated(); // above the limit: an estimate, kept flagged
+    expect([over >= 11, flagged]).toEqual([true, true]);
+    seen = [];
+    expect(await counts(async () => seen.push(await estimated()))).toBe(0);
+    expect(seen).toEqual([[over, true]]);
+  });
 });
 
 /**

@@ -49,8 +49,14 @@ export class RecordCounts {
     // a key limited to some rows counts only them: its counts are cached apart
     const scope = repository.scope ? `${repository.scope.key}\u0000` : '';
     if (mode === 'none') return async () => ({ totalCount: null });
+    const tables = [
+      meta.plural,
+      ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
+    ];
     const counter =
-      mode === 'estimated' ? this.estimated(repository, reads) : this.exact(meta, filter, scope, repository, reads);
+      mode === 'estimated'
+        ? this.estimated(tables, scope, repository, reads)
+        : this.exact(tables, scope, repository, reads);
     // every live record (no filter, a key that reads every row): the maintained count, exact in both modes
     if (filter !== undefined || repository.scope) return counter;
     const flag = mode === 'estimated' ? { estimated: false } : {};
@@ -62,14 +68,28 @@ export class RecordCounts {
 
   /**
    * Exact up to the limit (a count that stops at limit + 1); above it the planner's estimate,
-   * never below limit + 1: an estimate is never given where the exact number is cheap.
+   * never below limit + 1: an estimate is never given where the exact number is cheap. Whether a
+   * total is an estimate follows from it (above the limit), so the count cache keeps it as it
+   * keeps exact counts, under a key of its own (with the limit): a filter on a field without an
+   * index reads up to 100,000 rows to find limit + 1 matches, once per version of the collection.
    */
-  private estimated(repository: RecordRepository, reads: Queryable): Counter {
+  private estimated(tables: string[], scope: string, repository: RecordRepository, reads: Queryable): Counter {
+    const limit = this.config.countExactLimit;
+    const compute = async (where: string, values: unknown[]) => {
+      const upTo = await repository.countUpTo(reads, where, values, limit);
+      return upTo <= limit ? upTo : Math.max(await repository.estimate(reads, where, values), upTo);
+    };
     return async (where, values) => {
-      const upTo = await repository.countUpTo(reads, where, values, this.config.countExactLimit);
-      if (upTo <= this.config.countExactLimit) return { totalCount: upTo, estimated: false };
-      const estimate = await repository.estimate(reads, where, values);
-      return { totalCount: Math.max(estimate, upTo), estimated: true };
+      // a replica's count may be older than the collection's version: it is not cached
+      const totalCount =
+        reads !== this.db
+          ? await compute(where, values)
+          : await this.cache.count(
+              tables,
+              `estimated\u0000${limit}\u0000${scope}${where}\u0000${JSON.stringify(values)}`,
+              () => compute(where, values),
+            );
+      return { totalCount, estimated: totalCount > limit };
     };
   }
 
@@ -78,17 +98,7 @@ export class RecordCounts {
    * and those its relation paths go through (a people count filtered by `company.employees`
    * changes when a company does).
    */
-  private exact(
-    meta: CollectionMeta,
-    filter: ResolvedFilter | undefined,
-    scope: string,
-    repository: RecordRepository,
-    reads: Queryable,
-  ): Counter {
-    const tables = [
-      meta.plural,
-      ...filterRelationTables(filter).map((table) => this.catalog.byTableName(table)!.plural),
-    ];
+  private exact(tables: string[], scope: string, repository: RecordRepository, reads: Queryable): Counter {
     return async (where, values) => {
       // a replica's count may be older than the collection's version: it is not cached
       if (reads !== this.db) return { totalCount: await repository.count(reads, where, values) };
