@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { METHODS } from 'node:http';
 import { AppModule } from './app.module';
 import type { CollectionRegistration } from './collections';
 import { AppConfig, loadConfig } from './core/config/app-config';
@@ -89,6 +90,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<{ app: 
         reply.code(400).send(envelope);
       }) as never,
     });
+    // every method Node's parser reads reaches the routes, as on Express: the catch-all then says
+    // which methods a path takes, where Fastify's router knows nine methods and answers 404 for
+    // the rest (PROPFIND, PURGE...); their bodies are not read (CONNECT never routes in Node)
+    const fastify = adapter.getInstance();
+    for (const method of METHODS)
+      if (method !== 'CONNECT' && !fastify.supportedMethods.includes(method)) fastify.addHttpMethod(method);
     app = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   } else {
     const express = await NestFactory.create<NestExpressApplication>(module, new ExpressJsonAdapter(), nestOptions);

@@ -69,6 +69,14 @@ describe('errors: one envelope, clear 4xx, nothing leaked', () => {
     const post = await t.http.request('POST', '/restore/companies');
     expectEnvelope(post, 400, 'BadRequestException');
     expect(post.body.messages).toEqual(["POST is not supported on '/rest/restore/companies'; it accepts PATCH"]);
+    // a method outside the standard ones too, the same on Express and Fastify (whose router knows
+    // nine methods: app.factory.ts adds the others)
+    const propfind = await t.http.request('PROPFIND', '/companies');
+    expectEnvelope(propfind, 400, 'BadRequestException');
+    expect(propfind.body.messages).toEqual([
+      "PROPFIND is not supported on '/rest/companies'; it accepts GET, POST, PATCH, PUT, DELETE",
+    ]);
+    expect((await t.http.request('PURGE', '/companies', { anonymous: true })).status).toBe(401);
     const outside = await fetch(t.baseUrl.replace('/rest', '/elsewhere'));
     expect(outside.status).toBe(404);
     expect(await outside.json()).toEqual({
