@@ -102,6 +102,13 @@ class Receiver {
   }
 }
 
+/** The JSON log lines a child server has written so far. */
+const logLines = (output: unknown) =>
+  String(output)
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Json);
+
 /** The first value of `find()` that is defined, polled until `timeoutMs`. */
 async function eventually<T>(find: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
   const start = Date.now();
@@ -260,15 +267,27 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
 
       // the request's log line carries its trace and span ids
       const line = await eventually(
-        () =>
-          String(server.output)
-            .split('\n')
-            .filter((l) => l.startsWith('{'))
-            .map((l) => JSON.parse(l) as Json)
-            .find((l) => l.req?.path === '/rest/people' && l.trace_id === traceId),
+        () => logLines(server.output).find((l) => l.req?.path === '/rest/people' && l.trace_id === traceId),
         'the request log line',
       );
       expect(line.span_id).toBe(request.spanId);
+      // so does the line of a request whose client went away first: its response's `close` then
+      // comes from the socket, outside the request's context (response-done.ts runs it in it)
+      const stream = { ...headers, traceparent: `00-${hex(16)}-${hex(8)}-01` };
+      const streamTrace = stream.traceparent.split('-')[1];
+      const aborted = new AbortController();
+      const head = (await (await fetch(`${server.baseUrl}/changes/head`, { headers })).json()) as Json;
+      const open = await fetch(`${server.baseUrl}/changes/stream?since=${head.data.token}`, {
+        headers: stream,
+        signal: aborted.signal,
+      });
+      expect(open.status).toBe(200);
+      aborted.abort();
+      const abortedLine = await eventually(
+        () => logLines(server.output).find((l) => l.req?.path === '/rest/changes/stream' && l.aborted === true),
+        'the aborted stream log line',
+      );
+      expect(abortedLine.trace_id).toBe(streamTrace);
     },
   );
 

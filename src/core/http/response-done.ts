@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inRequestContext } from '../tracing/server-spans';
 
 /** When the response's request arrived (performance.now()). */
 const STARTED = Symbol('requestStarted');
@@ -22,7 +23,10 @@ export function observeResponses(
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   function onClose(this: Res): void {
     const durationMs = performance.now() - this[STARTED]!;
-    for (const observer of observers) observer(this.req, this, durationMs);
+    // in the request's trace, if it has one (the log line carries its ids)
+    inRequestContext(this.req, () => {
+      for (const observer of observers) observer(this.req, this, durationMs);
+    });
   }
   return (_req, res, next) => {
     (res as Res)[STARTED] = performance.now();

@@ -8,7 +8,7 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { EventEmitter } from 'node:events';
 import type { INestApplication } from '@nestjs/common';
-import { traceRequests } from './server-spans';
+import { inRequestContext, traceRequests } from './server-spans';
 import { tracingStarted } from './tracing';
 
 /** New traces are kept while `keep.roots` is true; a caller's decision is always followed. */
@@ -87,7 +87,7 @@ describe('traceRequests (the server span of each request)', () => {
   }
 
   it('records a kept request: its context reaches the body listeners, the span ends with the response', () => {
-    serve('/rest/people/42?filter=city[eq]:Paris', {}, ({ request, response }) => {
+    serve('/rest/people/42?filter=city[eq]:Paris', { 'content-length': '2' }, ({ request, response }) => {
       request.route = { path: '/rest/people/:id' };
       response.statusCode = 404;
     });
@@ -106,6 +106,21 @@ describe('traceRequests (the server span of each request)', () => {
       'client.address': '10.0.0.7',
     });
     expect(JSON.stringify(span.attributes)).not.toContain('Paris'); // never the query string
+  });
+
+  it('binds no request without a body nor any response; what its response tells runs in its trace', () => {
+    let closed: ReturnType<typeof trace.getActiveSpan>;
+    const { request, response } = serve('/rest/people/42', {}, ({ request }) =>
+      request.once('close', () => (closed = inRequestContext(request as never, () => trace.getActiveSpan()))),
+    );
+    request.emit('close');
+    expect(seen.recording).toBe(true);
+    // patched emitters change shape: the handler's code then meets two kinds of request object
+    expect(Object.hasOwn(request, 'on') || Object.hasOwn(response, 'on')).toBe(false);
+    expect(seen.body).toBeUndefined(); // an event emitted outside its context stays outside
+    expect(closed).toBe(seen.handler); // the request log line carries its trace's ids
+    const probe = serve('/rest/health');
+    expect(inRequestContext(probe.request as never, () => trace.getActiveSpan())).toBeUndefined();
   });
 
   it('marks a 5xx failed; a path no route took keeps the method alone', () => {
@@ -137,7 +152,7 @@ describe('traceRequests (the server span of each request)', () => {
   });
 
   it('continues an unsampled caller without recording: its trace id and decision reach the handler and the body', () => {
-    serve('/rest/people', { traceparent: `00-${caller.traceId}-${caller.spanId}-00` });
+    serve('/rest/people', { traceparent: `00-${caller.traceId}-${caller.spanId}-00`, 'transfer-encoding': 'chunked' });
     expect(seen.recording).toBe(false);
     expect(seen.handler?.spanContext().traceId).toBe(caller.traceId);
     expect(seen.body).toBe(seen.handler);

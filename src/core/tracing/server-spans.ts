@@ -91,12 +91,35 @@ function nameServerSpan(span: Span, method: string, route: string): void {
   if (template) span.updateName(`${method} ${template}`).setAttribute('http.route', template);
 }
 
+/** The context a request ran in, kept on its response (`traceRequests`) for what runs once it is done. */
+const REQUEST_CONTEXT = Symbol('requestContext');
+type Traced = IncomingMessage & { [REQUEST_CONTEXT]?: Context };
+
+/**
+ * `fn` run in the context `request` ran in (its server span's), or as it is when it ran in none:
+ * for what its response's `close` tells (the request log line, with the trace's ids). That event
+ * comes from the socket, outside the request's context, when the client goes away first, and the
+ * response is not bound to it.
+ */
+export function inRequestContext<T>(request: IncomingMessage, fn: () => T): T {
+  const active = (request as Traced)[REQUEST_CONTEXT];
+  return active ? context.with(active, fn) : fn();
+}
+
+/** Whether a body follows the headers (as the body parsers tell: type-is `hasBody`). */
+const hasBody = (request: IncomingMessage) =>
+  request.headers['transfer-encoding'] !== undefined || request.headers['content-length'] !== undefined;
+
 /**
  * Runs each request of the application's HTTP server in the context of its server span
- * (`serverContext`), with the listeners later added to its request and response bound to that
- * context (the body's `data` and `end`, the response's `close`: they are emitted from the
- * socket's context, not the request's). Outgoing requests (webhook POSTs) are the http
- * instrumentation's (sdk.ts). Before `listen`; nothing with tracing off.
+ * (`serverContext`). A request with a body has the listeners later added to it bound to that
+ * context: its body's `data` and `end` are emitted from the socket's context, and the body parser
+ * that listens to them then runs the handler. Its response is not bound (binding patches six
+ * methods onto the object, and changes its shape for every piece of code that reads it): what
+ * runs on its `close` is the span's end, which needs no context, and the request log line,
+ * run in it by `inRequestContext`. A request without a body runs its handler within this call
+ * (continuations of promises and ticks keep the context). Outgoing requests (webhook POSTs) are
+ * the http instrumentation's (sdk.ts). Before `listen`; nothing with tracing off.
  */
 export function traceRequests(app: INestApplication): void {
   if (!tracingOn()) return;
@@ -107,12 +130,11 @@ export function traceRequests(app: INestApplication): void {
     if (event !== 'request') return emit.call(this, event, ...args);
     const [request, response] = args as [Request, ServerResponse];
     const active = serverContext(tracer, request, response);
+    // set on every request, traced or not: objects of one shape for the code that reads them
+    (request as Traced)[REQUEST_CONTEXT] = active;
     if (!active) return emit.call(this, event, ...args);
-    return context.with(active, () => {
-      context.bind(active, request);
-      context.bind(active, response);
-      return emit.call(this, event, ...args);
-    });
+    if (hasBody(request)) context.bind(active, request);
+    return context.with(active, () => emit.call(this, event, ...args));
   };
   const adapter = app.getHttpAdapter();
   if (adapter.getType() !== 'fastify') return;
