@@ -3,7 +3,7 @@
 # count, not a time, so two configurations compare to within a percent or two even on a busy
 # machine where req/s moves by 10-30 % from one run to the next (docs/benchmarks.md "Tracing").
 #
-#   bench/request-instructions.sh [-n REQUESTS] [-w WARMUP] [-p PORT] [-d SERVICE_DIR] [-u DATABASE_URL] [VAR=VALUE ...]
+#   bench/request-instructions.sh [-n REQUESTS] [-w WARMUP] [-p PORT] [-d SERVICE_DIR] [-u DATABASE_URL] [-c WINDOWS] [VAR=VALUE ...]
 #
 # Starts the built service (SERVICE_DIR/dist/src/main.js, default: this checkout; `npm run build`
 # first) under callgrind with the given variables, creates one person, warms up with WARMUP gets
@@ -13,24 +13,29 @@
 # feed's polls, the span exports: about 3 % with tracing off), the same for each configuration.
 # Two runs of one configuration agree within 0.5 %. The database (default crm_instructions on 127.0.0.1:5432) is created and migrated if it
 # does not exist. Needs valgrind (Debian package); about 7 minutes a run.
+# `-c WINDOWS`: no valgrind; the process's CPU time (user + system, all threads, /proc/PID/stat)
+# over WINDOWS windows of REQUESTS gets each (default 8,000 with -c), printed per 1,000 requests,
+# window by window: a minute a configuration, closer to what req/s pays, noisier (take medians).
 # Example, tracing at 10 % against a local collector (bench/otlp-sink.ts):
 #   bench/request-instructions.sh OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 \
 #     OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.1
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REQUESTS=4000 WARMUP=4000 PORT=7790 SERVICE_DIR=$ROOT DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_instructions
-while getopts "n:w:p:d:u:" option; do
+REQUESTS= WARMUP=4000 WINDOWS=0 PORT=7790 SERVICE_DIR=$ROOT DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_instructions
+while getopts "n:w:p:d:u:c:" option; do
   case $option in
     n) REQUESTS=$OPTARG ;;
     w) WARMUP=$OPTARG ;;
     p) PORT=$OPTARG ;;
     d) SERVICE_DIR=$(cd "$OPTARG" && pwd) ;;
     u) DATABASE_URL=$OPTARG ;;
+    c) WINDOWS=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+[ -n "$REQUESTS" ] || REQUESTS=$([ "$WINDOWS" -gt 0 ] && echo 8000 || echo 4000)
+[ "$WINDOWS" -gt 0 ] || command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
 WORK=$(mktemp -d)
 trap 'kill "$SERVER" 2> /dev/null || true; rm -rf "$WORK"' EXIT
@@ -50,7 +55,7 @@ TOKEN=$(node "$SERVICE_DIR/dist/src/cli/create-api-key.js" --name instructions -
 export HOST=127.0.0.1
 (cd "$SERVICE_DIR" && exec env PORT="$PORT" METRICS_PORT=0 LOG_LEVEL=info BOOTSTRAP_API_KEY=false \
   RATE_LIMIT_PER_SECOND=1000000 RATE_LIMIT_PER_MINUTE=60000000 WEBHOOK_DISPATCH=false "$@" \
-  valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.%p" node dist/src/main.js > "$WORK/service.log" 2>&1) &
+  $([ "$WINDOWS" -gt 0 ] || echo valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.%p") node dist/src/main.js > "$WORK/service.log" 2>&1) &
 SERVER=$!
 BASE=http://127.0.0.1:$PORT/rest
 for _ in $(seq 1 600); do curl -sf "$BASE/health" > /dev/null && break; sleep 1; done
@@ -66,6 +71,17 @@ counted() {
 }
 load "$WARMUP" > /dev/null
 sleep 6 # the warm-up's spans exported (every 5 s by default) before the count starts
+if [ "$WINDOWS" -gt 0 ]; then
+  cpu() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; } # clock ticks (1/100 s)
+  RESULT=""
+  for _ in $(seq 1 "$WINDOWS"); do
+    BEFORE=$(cpu)
+    load "$REQUESTS" > /dev/null
+    RESULT="$RESULT $((($(cpu) - BEFORE) * 10 * 1000 / REQUESTS))"
+  done
+  echo "$(node --version) $* : CPU ms per 1,000 requests, by window:$RESULT"
+  exit 0
+fi
 callgrind_control -z "$SERVER" > /dev/null
 RESULT=$(load "$REQUESTS")
 COUNT=$(counted)
