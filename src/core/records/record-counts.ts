@@ -80,15 +80,8 @@ export class RecordCounts {
       return upTo <= limit ? upTo : Math.max(await repository.estimate(reads, where, values), upTo);
     };
     return async (where, values) => {
-      // a replica's count may be older than the collection's version: it is not cached
-      const totalCount =
-        reads !== this.db
-          ? await compute(where, values)
-          : await this.cache.count(
-              tables,
-              `estimated\u0000${limit}\u0000${scope}${where}\u0000${JSON.stringify(values)}`,
-              () => compute(where, values),
-            );
+      const key = `estimated\u0000${limit}\u0000${scope}${where}\u0000${JSON.stringify(values)}`;
+      const totalCount = await this.cached(reads, tables, key, () => compute(where, values));
       return { totalCount, estimated: totalCount > limit };
     };
   }
@@ -99,14 +92,15 @@ export class RecordCounts {
    * changes when a company does).
    */
   private exact(tables: string[], scope: string, repository: RecordRepository, reads: Queryable): Counter {
-    return async (where, values) => {
-      // a replica's count may be older than the collection's version: it is not cached
-      if (reads !== this.db) return { totalCount: await repository.count(reads, where, values) };
-      return {
-        totalCount: await this.cache.count(tables, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
-          repository.count(reads, where, values),
-        ),
-      };
-    };
+    return async (where, values) => ({
+      totalCount: await this.cached(reads, tables, `${scope}${where}\u0000${JSON.stringify(values)}`, () =>
+        repository.count(reads, where, values),
+      ),
+    });
+  }
+
+  /** `compute`, through the count cache, except on a replica: its count may be older than the collections' versions. */
+  private cached(reads: Queryable, tables: string[], key: string, compute: () => Promise<number>): Promise<number> {
+    return reads !== this.db ? compute() : this.cache.count(tables, key, compute);
   }
 }
