@@ -12,11 +12,18 @@
  *               statement of a request not sampled runs under);
  * - no-pg-span: the same, but the statement sent with the span removed from the context, so the
  *               pg instrumentation skips it (`requireParentSpan`): what the pg span itself costs.
+ * - recorded:   the SDK sampling everything, each statement sent under a recorded span with a get
+ *               by id's server-span attributes (its pg span recorded too), both exported to the
+ *               collector of OTEL_EXPORTER_OTLP_ENDPOINT (bench/otlp-sink.ts), flushed within the
+ *               measured time: what the SDK itself costs a recorded request of one statement,
+ *               whatever the service around it does (the floor under tracing at 100 %);
+ * - recorded-no-pg: the same without the pg span (one span per request).
+ * The recorded modes need the collector; the others send nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
-const MODES = ['off', 'als', 'sdk', 'unsampled', 'no-pg-span'] as const;
+const MODES = ['off', 'als', 'sdk', 'unsampled', 'no-pg-span', 'recorded', 'recorded-no-pg'] as const;
 type Mode = (typeof MODES)[number];
 
 const { values } = parseArgs({
@@ -30,16 +37,38 @@ const queries = Number(values.queries);
 if (!Number.isInteger(queries) || queries < 1000) throw new Error('--queries must be an integer >= 1000');
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+const recorded = (mode: Mode) => mode === 'recorded' || mode === 'recorded-no-pg';
+
+/** A get by id's server-span attributes, as server-spans.ts sets them. */
+const SERVER_ATTRIBUTES = {
+  'http.request.method': 'GET',
+  'url.scheme': 'http',
+  'url.path': '/rest/people/a01cf641-0f73-4a0b-bd87-09074d9aab80',
+  'server.address': '127.0.0.1',
+  'server.port': 3000,
+  'client.address': '127.0.0.1',
+  'network.peer.address': '127.0.0.1',
+  'network.peer.port': 51234,
+  'network.protocol.version': '1.1',
+  'user_agent.original': 'autocannon',
+};
+
 async function measure(mode: Mode): Promise<void> {
+  let stopSdk = async (): Promise<void> => undefined;
   if (mode !== 'off' && mode !== 'als') {
     // before pg is loaded, as register.ts does: the instrumentation wraps it on load
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startSdk } = require('../src/core/tracing/sdk') as typeof import('../src/core/tracing/sdk');
     // the SDK reads the sampler from the process's environment
-    process.env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
-    process.env.OTEL_TRACES_SAMPLER_ARG = '0';
-    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9'; // nothing is recorded, so nothing is sent
-    startSdk(process.env);
+    if (recorded(mode)) {
+      if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT) throw new Error(`${mode} needs OTEL_EXPORTER_OTLP_ENDPOINT`);
+      process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
+    } else {
+      process.env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
+      process.env.OTEL_TRACES_SAMPLER_ARG = '0';
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9'; // nothing is recorded, so nothing is sent
+    }
+    stopSdk = startSdk(process.env);
   }
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Pool } = require('pg') as typeof import('pg');
@@ -50,6 +79,7 @@ async function measure(mode: Mode): Promise<void> {
   const als = new AsyncLocalStorage<number>();
   const tracer = api.trace.getTracer('bench');
   if (mode === 'unsampled' && tracer.startSpan('probe').isRecording()) throw new Error('the span is recorded');
+  if (recorded(mode) && !tracer.startSpan('probe').isRecording()) throw new Error('the span is not recorded');
   const send = (i: number) => pool.query({ text: 'SELECT $1::int AS a, $2::text AS b', values: [i, 'b'] });
   const one = async (i: number): Promise<unknown> => {
     switch (mode) {
@@ -68,11 +98,29 @@ async function measure(mode: Mode): Promise<void> {
             span.end();
           }
         });
+      case 'recorded':
+      case 'recorded-no-pg': {
+        const options = { kind: api.SpanKind.SERVER, attributes: SERVER_ATTRIBUTES };
+        return tracer.startActiveSpan('GET', options, async (span) => {
+          try {
+            if (mode === 'recorded') return await send(i);
+            return await api.context.with(api.trace.deleteSpan(api.context.active()), () => send(i));
+          } finally {
+            span.updateName('GET /rest/people/{id}').setAttribute('http.route', '/rest/people/{id}');
+            span.setAttribute('http.response.status_code', 200);
+            span.end();
+          }
+        });
+      }
     }
   };
   for (let i = 0; i < Math.min(queries, 3000); i++) await one(i); // warm-up
+  // the warm-up's spans exported before the measured time
+  const provider = api.trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };
+  await provider.getDelegate?.().forceFlush?.();
   const cpu = process.cpuUsage();
   for (let i = 0; i < queries; i++) await one(i);
+  await stopSdk(); // the spans still batched are exported within the measured time
   const used = process.cpuUsage(cpu);
   await pool.end();
   process.stdout.write(String((used.user + used.system) / queries)); // read by the driver below
@@ -85,9 +133,11 @@ if (values.mode) {
   console.log(
     `${queries} statements per mode, one at a time, ${rounds} rounds (modes interleaved), Node ${process.version}`,
   );
-  const costs = new Map<Mode, number[]>(MODES.map((mode) => [mode, []]));
+  // the recorded modes only with a collector to send to
+  const modes = MODES.filter((mode) => !recorded(mode) || process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const costs = new Map<Mode, number[]>(modes.map((mode) => [mode, []]));
   for (let round = 0; round < rounds; round++)
-    for (const mode of MODES) {
+    for (const mode of modes) {
       const run = spawnSync(
         process.execPath,
         ['-r', 'ts-node/register/transpile-only', __filename, '--mode', mode, '--queries', String(queries)],
@@ -100,7 +150,7 @@ if (values.mode) {
     const sorted = [...runs].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     console.log(
-      `${mode.padEnd(10)}  median ${median.toFixed(1).padStart(6)} µs of CPU per statement  (${runs.map((r) => r.toFixed(1)).join(', ')})`,
+      `${mode.padEnd(14)}  median ${median.toFixed(1).padStart(6)} µs of CPU per statement  (${runs.map((r) => r.toFixed(1)).join(', ')})`,
     );
   }
 }
