@@ -81,6 +81,8 @@ async function measure(mode: Mode): Promise<void> {
   if (mode === 'unsampled' && tracer.startSpan('probe').isRecording()) throw new Error('the span is recorded');
   if (recorded(mode) && !tracer.startSpan('probe').isRecording()) throw new Error('the span is not recorded');
   const send = (i: number) => pool.query({ text: 'SELECT $1::int AS a, $2::text AS b', values: [i, 'b'] });
+  // the statement sent with the active span left out of its context: the pg instrumentation skips it
+  const sendWithoutSpan = (i: number) => api.context.with(api.trace.deleteSpan(api.context.active()), () => send(i));
   const one = async (i: number): Promise<unknown> => {
     switch (mode) {
       case 'off':
@@ -92,8 +94,7 @@ async function measure(mode: Mode): Promise<void> {
       case 'no-pg-span':
         return tracer.startActiveSpan('request', async (span) => {
           try {
-            if (mode === 'unsampled') return await send(i);
-            return await api.context.with(api.trace.deleteSpan(api.context.active()), () => send(i));
+            return await (mode === 'unsampled' ? send(i) : sendWithoutSpan(i));
           } finally {
             span.end();
           }
@@ -103,8 +104,7 @@ async function measure(mode: Mode): Promise<void> {
         const options = { kind: api.SpanKind.SERVER, attributes: SERVER_ATTRIBUTES };
         return tracer.startActiveSpan('GET', options, async (span) => {
           try {
-            if (mode === 'recorded') return await send(i);
-            return await api.context.with(api.trace.deleteSpan(api.context.active()), () => send(i));
+            return await (mode === 'recorded' ? send(i) : sendWithoutSpan(i));
           } finally {
             span.updateName('GET /rest/people/{id}').setAttribute('http.route', '/rest/people/{id}');
             span.setAttribute('http.response.status_code', 200);
