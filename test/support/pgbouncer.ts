@@ -20,6 +20,14 @@ export interface PgBouncerOptions {
   poolSize: number;
 }
 
+/** A server connection PgBouncer opened (`PgBouncer.serverConnections`); times in ms since the epoch. */
+export interface ServerConnection {
+  fromPort: number;
+  openedAt: number;
+  closedAt?: number;
+  reason?: string;
+}
+
 /**
  * A PgBouncer of the test's own on 127.0.0.1 and a free port, in its default configuration but
  * for the pool mode and size (trust authentication against a one-line auth file, no
@@ -78,6 +86,35 @@ export class PgBouncer {
     const log = bouncer.log();
     await bouncer.stop();
     throw new Error(`pgbouncer did not start on port ${port}:\n${log}`);
+  }
+
+  /**
+   * Every server connection PgBouncer has opened, read off its log: the local port it connected
+   * from (the `client_port` the server's `pg_stat_activity` shows for it) and, once PgBouncer has
+   * let it go, when and why. A closed connection's backend stays in `pg_stat_activity` until its
+   * process has exited, while PgBouncer may already have opened its replacement.
+   */
+  serverConnections(): ServerConnection[] {
+    const file = join(this.dir, 'pgbouncer.log');
+    const open = new Map<string, ServerConnection>();
+    const all: ServerConnection[] = [];
+    const line =
+      /^(\S+ \S+) UTC \[\d+\] \w+ (S-0x[0-9a-f]+): \S+ (?:new connection to server \(from [^)]*:(\d+)\)|closing because: (.*))$/;
+    for (const text of existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []) {
+      const match = line.exec(text);
+      if (!match) continue;
+      const [, time, slot, fromPort, reason] = match;
+      const at = Date.parse(`${time.replace(' ', 'T')}Z`);
+      if (fromPort) {
+        const connection: ServerConnection = { fromPort: Number(fromPort), openedAt: at };
+        open.set(slot, connection);
+        all.push(connection);
+      } else if (open.has(slot)) {
+        Object.assign(open.get(slot)!, { closedAt: at, reason });
+        open.delete(slot);
+      }
+    }
+    return all;
   }
 
   log(): string {
