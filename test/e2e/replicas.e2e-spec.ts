@@ -1,14 +1,16 @@
 import { INestApplication } from '@nestjs/common';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
+import { Db } from '../../src/core/database/db';
 import { Replicas } from '../../src/core/database/replicas';
 import { sleep } from '../support/child-server';
 import { PostgresServer, replicationBinDir } from '../support/embedded-postgres';
 import { Http } from '../support/http';
 import { redisForSuite } from '../support/redis-server';
 import { announceSkippedSuite } from '../support/skipped-suites';
+import { SseClient } from '../support/sse-client';
 import { startTestServer } from '../support/test-app';
 
 /**
@@ -153,6 +155,35 @@ const redis = redisForSuite('replicas-redis');
     );
     expect(inExport.length).toBeLessThan(20); // it was behind: the token is what brings it up to date
     expect([...new Set([...inExport, ...since.filter((id) => ids.includes(id))])].sort()).toEqual(ids);
+  }, 60_000);
+
+  it('a LISTEN that fails (its direct URL a standby) ends its connection; the stream goes on by polling', async () => {
+    const { app, baseUrl } = await startTestServer({
+      DATABASE_URL: primary.url,
+      DATABASE_DIRECT_URL: standby.url,
+      ...redis.env(),
+    });
+    apps.push(app);
+    const http = new Http(baseUrl, (await createApiKey(app, 'listen', new Date(Date.now() + 3600_000))).token);
+    const since = (await http.get('/changes/head')).body.data.token;
+    const stream = await SseClient.open(`${baseUrl}/changes/stream?since=${since}`, {
+      authorization: `Bearer ${http.token}`,
+    });
+    const created = await http.post('/companies?depth=0', { name: 'Heard by the poll' });
+    expect(created.status).toBe(201);
+    await stream.until(() => stream.events.length > 0, 10_000);
+    stream.close();
+    expect(stream.events[0].data).toMatchObject({ recordId: created.body.data.createCompany.id });
+    // the standby refused the LISTEN, and the connection that sent it is gone
+    expect(readFileSync(standby.logFile, 'utf8')).toMatch(/cannot execute LISTEN during recovery/);
+    const direct = new Client({ connectionString: standby.url });
+    await direct.connect();
+    const { rows } = await direct.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'crm-record-service-listen'`,
+    );
+    await direct.end();
+    expect(rows[0].n).toBe(0);
+    expect(app.get(Db).directConnections.open).toBe(0);
   }, 60_000);
 
   it('costs no client an error when the replica freezes (SIGSTOP) and when it is killed', async () => {

@@ -1,3 +1,4 @@
+import { respelled } from '../../../test/support/base64url';
 import { decodeCursor, encodeCursor } from './cursor';
 
 describe('cursors', () => {
@@ -26,10 +27,10 @@ describe('cursors', () => {
     const token = encodeCursor(key, payload);
     const [body, sig] = token.split('.');
     // 22 base64url characters hold 132 bits for 16 bytes: the low 4 bits of the last one are unused
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    const respelled = `${sig.slice(0, 21)}${alphabet[alphabet.indexOf(sig[21]) ^ 1]}`;
-    expect(Buffer.from(respelled, 'base64url')).toEqual(Buffer.from(sig, 'base64url'));
-    expect(() => decodeCursor(key, `${body}.${respelled}`, payload.s, 3)).toThrow('Invalid cursor');
+    const other = respelled(sig);
+    expect(other).not.toBe(sig);
+    expect(Buffer.from(other, 'base64url')).toEqual(Buffer.from(sig, 'base64url'));
+    expect(() => decodeCursor(key, `${body}.${other}`, payload.s, 3)).toThrow('Invalid cursor');
   });
 
   it('belongs to one sort', () => {
