@@ -18,7 +18,9 @@ import { startTestServer } from '../support/test-app';
  * (`recovery_min_apply_delay`), both started here with Debian's PostgreSQL 15, two instances
  * sharing one Redis. A key that writes on one instance and reads on the other never reads stale
  * data (the control reads the standby directly after each write: stale nearly every time); a key
- * that only reads is served by the replica; a frozen (SIGSTOP) and then killed replica costs no
+ * that only reads is served by the replica; a LISTEN sent to the standby (a misconfigured
+ * DATABASE_DIRECT_URL) fails without leaving its connection open, and the change streams go on
+ * by polling; a frozen (SIGSTOP) and then killed replica costs no
  * client an error. Without the guard (WritePositions not consulted), the first test's reads go to
  * the lagging replica and find the old values.
  */
@@ -161,6 +163,9 @@ const redis = redisForSuite('replicas-redis');
     const { app, baseUrl } = await startTestServer({
       DATABASE_URL: primary.url,
       DATABASE_DIRECT_URL: standby.url,
+      // migrations run on the direct URL too, and refuse a standby at start: here they ran before
+      // (as a deployment's migration job does), so the LISTEN is what meets the standby
+      MIGRATIONS_RUN: 'false',
       ...redis.env(),
     });
     apps.push(app);
