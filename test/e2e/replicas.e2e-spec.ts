@@ -20,9 +20,9 @@ import { startTestServer } from '../support/test-app';
  * data (the control reads the standby directly after each write: stale nearly every time); a key
  * that only reads is served by the replica; a LISTEN sent to the standby (a misconfigured
  * DATABASE_DIRECT_URL) fails without leaving its connection open, and the change streams go on
- * by polling; a frozen (SIGSTOP) and then killed replica costs no
- * client an error. Without the guard (WritePositions not consulted), the first test's reads go to
- * the lagging replica and find the old values.
+ * by polling; a frozen (SIGSTOP) and then killed replica costs no client an error. Without the
+ * guard (WritePositions not consulted), the first test's reads go to the lagging replica and find
+ * the old values.
  */
 const BIN = replicationBinDir();
 if (!BIN)
