@@ -29,7 +29,9 @@ if (!BIN || !PGBOUNCER)
   );
 
 const POOL_SIZE = 4;
+const INSTANCES = 3;
 
+/** A row of the server's `pg_stat_activity`, as the test samples it. */
 interface Backend {
   pid: number;
   applicationName: string;
@@ -37,7 +39,6 @@ interface Backend {
   state: string;
   query: string;
 }
-const INSTANCES = 3;
 
 (BIN && PGBOUNCER ? describe : describe.skip)('behind PgBouncer in transaction mode', () => {
   let pg: PostgresServer;

@@ -20,10 +20,9 @@ export interface PgBouncerOptions {
   poolSize: number;
 }
 
-/** A server connection PgBouncer opened (`PgBouncer.serverConnections`); times in ms since the epoch. */
+/** A server connection PgBouncer opened (`PgBouncer.serverConnections`); `closedAt` in ms since the epoch. */
 export interface ServerConnection {
   fromPort: number;
-  openedAt: number;
   closedAt?: number;
   reason?: string;
 }
@@ -76,6 +75,7 @@ export class PgBouncer {
     const child = spawn(binary, [join(dir, 'pgbouncer.ini')], {
       cwd: dir,
       stdio: 'ignore',
+      env: { ...process.env, TZ: 'UTC' }, // its log's times, read by serverConnections()
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
     });
     const bouncer = new PgBouncer(port, dir, child);
@@ -104,13 +104,12 @@ export class PgBouncer {
       const match = line.exec(text);
       if (!match) continue;
       const [, time, slot, fromPort, reason] = match;
-      const at = Date.parse(`${time.replace(' ', 'T')}Z`);
       if (fromPort) {
-        const connection: ServerConnection = { fromPort: Number(fromPort), openedAt: at };
+        const connection: ServerConnection = { fromPort: Number(fromPort) };
         open.set(slot, connection);
         all.push(connection);
       } else if (open.has(slot)) {
-        Object.assign(open.get(slot)!, { closedAt: at, reason });
+        Object.assign(open.get(slot)!, { closedAt: Date.parse(`${time.replace(' ', 'T')}Z`), reason });
         open.delete(slot);
       }
     }
