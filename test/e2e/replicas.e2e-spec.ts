@@ -5,7 +5,7 @@ import { Client, Pool } from 'pg';
 import { createApiKey } from '../../src/collections/api-keys/first-api-key';
 import { Db } from '../../src/core/database/db';
 import { Replicas } from '../../src/core/database/replicas';
-import { sleep } from '../support/child-server';
+import { ChildServer, freePort, serverEnv, sleep, within } from '../support/child-server';
 import { PostgresServer, replicationBinDir } from '../support/embedded-postgres';
 import { Http } from '../support/http';
 import { redisForSuite } from '../support/redis-server';
@@ -18,11 +18,11 @@ import { startTestServer } from '../support/test-app';
  * (`recovery_min_apply_delay`), both started here with Debian's PostgreSQL 15, two instances
  * sharing one Redis. A key that writes on one instance and reads on the other never reads stale
  * data (the control reads the standby directly after each write: stale nearly every time); a key
- * that only reads is served by the replica; a LISTEN sent to the standby (a misconfigured
- * DATABASE_DIRECT_URL) fails without leaving its connection open, and the change streams go on
- * by polling; a frozen (SIGSTOP) and then killed replica costs no client an error. Without the
- * guard (WritePositions not consulted), the first test's reads go to the lagging replica and find
- * the old values.
+ * that only reads is served by the replica; a DATABASE_DIRECT_URL naming the standby stops the
+ * start (migrations) or, migrations run beforehand, its LISTEN fails without leaving its
+ * connection open and the change streams go on by polling; a frozen (SIGSTOP) and then killed
+ * replica costs no client an error. Without the guard (WritePositions not consulted), the first
+ * test's reads go to the lagging replica and find the old values.
  */
 const BIN = replicationBinDir();
 if (!BIN)
@@ -158,6 +158,17 @@ const redis = redisForSuite('replicas-redis');
     expect(inExport.length).toBeLessThan(20); // it was behind: the token is what brings it up to date
     expect([...new Set([...inExport, ...since.filter((id) => ids.includes(id))])].sort()).toEqual(ids);
   }, 60_000);
+
+  it('refuses to start when DATABASE_DIRECT_URL names a standby and migrations run, naming the variable', async () => {
+    const server = ChildServer.spawn(
+      serverEnv(primary.url, await freePort(), { DATABASE_DIRECT_URL: standby.url, ...redis.env() }),
+    );
+    const exited = await within(server.exited, 60_000).finally(() => server.kill());
+    expect(exited?.code).toBe(1);
+    expect(server.output.toString()).toMatch(
+      /^DATABASE_DIRECT_URL: the database server is a standby in recovery, not the primary$/m,
+    );
+  }, 90_000);
 
   it('a LISTEN that fails (its direct URL a standby) ends its connection; the stream goes on by polling', async () => {
     const { app, baseUrl } = await startTestServer({

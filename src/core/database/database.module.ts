@@ -67,7 +67,13 @@ async function migrate(config: AppConfig, schema: DatabaseSchema, dataSource: Da
     await runMigrations(dataSource, { locked: !!config.databaseUrl });
     return;
   }
-  const direct = await new DataSource(dataSourceOptions(config, schema, undefined, { direct: true })).initialize();
+  const direct = await new DataSource(dataSourceOptions(config, schema, undefined, { direct: true }))
+    .initialize()
+    .catch((error: Error) => {
+      // say which setting named the server (a standby, say): DATABASE_URL may be fine
+      error.message = `DATABASE_DIRECT_URL: ${error.message}`;
+      throw error;
+    });
   try {
     await runMigrations(direct, { locked: true });
   } finally {
