@@ -172,7 +172,7 @@ interface Backend {
     const seen = samples.map(({ at, backends }) => {
       const listeners = backends.filter((b) => b.applicationName === 'crm-record-service-listen');
       const pooled = backends.filter((b) => opened.has(b.clientPort));
-      const held = pooled.filter((b) => !(opened.get(b.clientPort)!.closedAt! <= at));
+      const held = pooled.filter((b) => (opened.get(b.clientPort)!.closedAt ?? Infinity) > at);
       const other = backends.filter((b) => !listeners.includes(b) && !pooled.includes(b));
       return { at, listeners: listeners.length, pooled: pooled.length, held, other };
     });
