@@ -9,13 +9,14 @@
 # first) under callgrind with the given variables, creates one person, warms up with WARMUP gets
 # of it by id (`depth=0`, 4 connections; default 4,000: fewer leave JIT compilation in the count),
 # then counts the instructions of REQUESTS more (default 4,000) and prints their count per
-# request. That count includes what runs by the clock meanwhile (the import worker's and the change
+# request, of all threads and of the main thread (the one that serves the requests). That count includes what runs by the clock meanwhile (the import worker's and the change
 # feed's polls, the span exports: about 3 % with tracing off), the same for each configuration.
 # Two runs of one configuration agree within 0.5 %. The database (default crm_instructions on 127.0.0.1:5432) is created and migrated if it
 # does not exist. Needs valgrind (Debian package); about 7 minutes a run.
-# `-c WINDOWS`: no valgrind; the process's CPU time (user + system, all threads, /proc/PID/stat)
+# `-c WINDOWS`: no valgrind; the CPU time (user + system) of the process and of its main thread
 # over WINDOWS windows of REQUESTS gets each (default 8,000 with -c), printed per 1,000 requests,
-# window by window: a minute a configuration, closer to what req/s pays, noisier (take medians).
+# window by window (all threads/main thread): a minute a configuration, closer to what req/s
+# pays, noisier (take medians).
 # Example, tracing at 10 % against a local collector (bench/otlp-sink.ts):
 #   bench/request-instructions.sh OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 \
 #     OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.1
@@ -55,7 +56,7 @@ TOKEN=$(node "$SERVICE_DIR/dist/src/cli/create-api-key.js" --name instructions -
 export HOST=127.0.0.1
 (cd "$SERVICE_DIR" && exec env PORT="$PORT" METRICS_PORT=0 LOG_LEVEL=info BOOTSTRAP_API_KEY=false \
   RATE_LIMIT_PER_SECOND=1000000 RATE_LIMIT_PER_MINUTE=60000000 WEBHOOK_DISPATCH=false "$@" \
-  $([ "$WINDOWS" -gt 0 ] || echo valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.%p") node dist/src/main.js > "$WORK/service.log" 2>&1) &
+  $([ "$WINDOWS" -gt 0 ] || echo valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/callgrind.%p") node dist/src/main.js > "$WORK/service.log" 2>&1) &
 SERVER=$!
 BASE=http://127.0.0.1:$PORT/rest
 for _ in $(seq 1 600); do curl -sf "$BASE/health" > /dev/null && break; sleep 1; done
@@ -63,26 +64,33 @@ ID=$(curl -sf -X POST -H "authorization: Bearer $TOKEN" -H 'content-type: applic
   -d '{"name":{"firstName":"Ada","lastName":"Lovelace"},"city":"London"}' "$BASE/people?depth=0" |
   node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).data.createPerson.id))')
 load() { npx --no-install autocannon -c 4 -a "$1" -H "authorization=Bearer $TOKEN" "$BASE/people/$ID?depth=0" 2>&1 | grep -E '2xx|requests in' | tr -s ' \n' ' '; }
-# the instructions counted since the last zero, once dumped
+# the instructions counted since the last zero, once dumped: all threads', then the main thread's
+# (the one that serves requests; a worker thread, such as the span export's, runs beside it)
 counted() {
   callgrind_control -d "$SERVER" > /dev/null
   sleep 1
-  grep -hE '^(summary|totals):' $(ls -t "$WORK"/callgrind.*.[0-9]* | head -1) | head -1 | awk '{print $2}'
+  local dump=$(ls -t "$WORK"/callgrind.*.[0-9]*-01 | head -1)
+  local total=0 main
+  for file in "${dump%-01}"-*; do total=$((total + $(grep -hE '^(summary|totals):' "$file" | head -1 | awk '{print $2}'))); done
+  main=$(grep -hE '^(summary|totals):' "$dump" | head -1 | awk '{print $2}')
+  echo "$total $main"
 }
 load "$WARMUP" > /dev/null
 sleep 6 # the warm-up's spans exported (every 5 s by default) before the count starts
 if [ "$WINDOWS" -gt 0 ]; then
-  cpu() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; } # clock ticks (1/100 s)
+  # clock ticks (1/100 s) of the process (all threads) and of its main thread
+  cpu() { awk '{print $14 + $15}' "/proc/$SERVER/stat" "/proc/$SERVER/task/$SERVER/stat" | paste -sd' '; }
   RESULT=""
   for _ in $(seq 1 "$WINDOWS"); do
-    BEFORE=$(cpu)
+    read -r ALL MAIN <<< "$(cpu)"
     load "$REQUESTS" > /dev/null
-    RESULT="$RESULT $((($(cpu) - BEFORE) * 10 * 1000 / REQUESTS))"
+    read -r ALL_AFTER MAIN_AFTER <<< "$(cpu)"
+    RESULT="$RESULT $(((ALL_AFTER - ALL) * 10 * 1000 / REQUESTS))/$(((MAIN_AFTER - MAIN) * 10 * 1000 / REQUESTS))"
   done
-  echo "$(node --version) $* : CPU ms per 1,000 requests, by window:$RESULT"
+  echo "$(node --version) $* : CPU ms per 1,000 requests (all threads/main thread), by window:$RESULT"
   exit 0
 fi
 callgrind_control -z "$SERVER" > /dev/null
 RESULT=$(load "$REQUESTS")
-COUNT=$(counted)
-echo "$(node --version) $* : $((COUNT / REQUESTS)) instructions per request ($RESULT)"
+read -r TOTAL MAIN <<< "$(counted)"
+echo "$(node --version) $* : $((TOTAL / REQUESTS)) instructions per request, $((MAIN / REQUESTS)) in the main thread ($RESULT)"
