@@ -372,6 +372,36 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
     }
   });
 
+  it('on SIGTERM, the spans not sent yet are exported before the process exits', async () => {
+    // a batch delay of an hour: only the shutdown's flush can send this request's spans
+    const server = await ChildServer.start(
+      serverEnv(database.url!, await freePort(), {
+        METRICS_PORT: '0',
+        WEBHOOK_DISPATCH: 'false',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_SERVICE_NAME: 'crm-shutdown',
+        OTEL_BSP_SCHEDULE_DELAY: '3600000',
+      }),
+    );
+    const traceId = hex(16);
+    const response = await fetch(`${server.baseUrl}/people?limit=1&depth=0`, {
+      headers: { authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${hex(8)}-01` },
+    });
+    expect(response.status).toBe(200);
+    await sleep(200); // the server span ends on the response's close
+    expect(collector.spans.filter((s) => s.traceId === traceId)).toEqual([]);
+    server.process.kill('SIGTERM');
+    expect(await server.exited).toEqual(expect.objectContaining({ code: 0 }));
+    const spans = collector.spans.filter((s) => s.traceId === traceId);
+    expect(spans.map((s) => s.service)).toEqual(spans.map(() => 'crm-shutdown'));
+    expect(spans).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: SERVER, name: 'GET /rest/people' }),
+        expect.objectContaining({ kind: CLIENT, name: expect.stringMatching(/^pg\.query/) }),
+      ]),
+    );
+  });
+
   it('with the endpoint unset, no SDK is loaded and no trace context is written to the outbox or sent', async () => {
     // the module main.ts imports first loads nothing of OpenTelemetry but its API
     const { stdout } = await promisify(execFile)(

@@ -1,5 +1,4 @@
-import { Attributes, context, diag, DiagLogger, DiagLogLevel, Span, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Attributes, context, Span, trace } from '@opentelemetry/api';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -8,6 +7,8 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { RequestOptions } from 'node:http';
+import { logDiagnostics } from './diagnostics';
+import { WorkerSpanExporter } from './worker-exporter';
 
 /** The longest attribute value kept by default (OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT changes it). */
 const ATTRIBUTE_LENGTH = 2048;
@@ -49,32 +50,11 @@ export function skipUnsampledStatements(client: { prototype: { query: Query } })
   };
 }
 
-/** OpenTelemetry's own warnings and errors (a collector that cannot be reached) as JSON log lines on stderr. */
-function diagnostics(): DiagLogger {
-  const line =
-    (level: number) =>
-    (message: string, ...args: unknown[]) =>
-      process.stderr.write(
-        `${JSON.stringify({ level, time: Date.now(), service: 'crm-record-service', context: 'OpenTelemetry', msg: [message, ...args.map(String)].join(' ') })}\n`,
-      );
-  return { error: line(50), warn: line(40), info: line(30), debug: line(20), verbose: line(10) };
-}
-
-const LOG_LEVELS: Record<string, DiagLogLevel> = {
-  NONE: DiagLogLevel.NONE,
-  ERROR: DiagLogLevel.ERROR,
-  WARN: DiagLogLevel.WARN,
-  INFO: DiagLogLevel.INFO,
-  DEBUG: DiagLogLevel.DEBUG,
-  VERBOSE: DiagLogLevel.VERBOSE,
-  ALL: DiagLogLevel.ALL,
-};
-
 /**
  * Starts the OpenTelemetry SDK from its standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
  * OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
  * OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_LOG_LEVEL): spans batched to the OTLP/HTTP
- * endpoint (JSON), W3C trace context and baggage propagation, and three instrumentations only:
+ * endpoint (JSON) from a worker thread (worker-exporter.ts), W3C trace context and baggage propagation, and three instrumentations only:
  * - http: a CLIENT span per outgoing request (webhook POSTs, which thereby send `traceparent`);
  *   the SERVER span of each request is server-spans.ts's (`traceRequests`), started only when
  *   it is recorded or continues a caller's trace;
@@ -85,7 +65,7 @@ const LOG_LEVELS: Record<string, DiagLogLevel> = {
  * Returns what flushes and stops it.
  */
 export function startSdk(env: Record<string, string | undefined>): () => Promise<void> {
-  diag.setLogger(diagnostics(), LOG_LEVELS[(env.OTEL_LOG_LEVEL ?? 'WARN').toUpperCase()] ?? DiagLogLevel.WARN);
+  logDiagnostics(env);
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'crm-record-service' }))
     .merge(detectResources({ detectors: [envDetector] }));
@@ -94,7 +74,8 @@ export function startSdk(env: Record<string, string | undefined>): () => Promise
   const limited = env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT || env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT;
   const provider = new NodeTracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    // the OTLP/HTTP export itself runs in a worker thread (worker-exporter.ts)
+    spanProcessors: [new BatchSpanProcessor(new WorkerSpanExporter(resource))],
     ...(limited ? {} : { spanLimits: { attributeValueLengthLimit: ATTRIBUTE_LENGTH } }),
   });
   provider.register();
