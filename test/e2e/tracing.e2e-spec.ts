@@ -402,6 +402,26 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
     );
   });
 
+  it('the export worker does not keep a process up that has nothing left to do', async () => {
+    // the SDK started as the service starts it, and nothing else: the process exits (killed
+    // after 20 s otherwise, and execFile then rejects)
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        '-e',
+        `require('./src/core/tracing/register'); console.log(require('./src/core/tracing/tracing').tracingOn())`,
+      ],
+      {
+        cwd: ROOT,
+        timeout: 20_000,
+        env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, TS_NODE_TRANSPILE_ONLY: 'true' },
+      },
+    );
+    expect(stdout.trim()).toBe('true');
+  });
+
   it('with the endpoint unset, no SDK is loaded and no trace context is written to the outbox or sent', async () => {
     // the module main.ts imports first loads nothing of OpenTelemetry but its API
     const { stdout } = await promisify(execFile)(

@@ -54,7 +54,8 @@ export function skipUnsampledStatements(client: { prototype: { query: Query } })
  * Starts the OpenTelemetry SDK from its standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
  * OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*,
  * OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, OTEL_LOG_LEVEL): spans batched to the OTLP/HTTP
- * endpoint (JSON) from a worker thread (worker-exporter.ts), W3C trace context and baggage propagation, and three instrumentations only:
+ * endpoint (JSON) from a worker thread (worker-exporter.ts), W3C trace context and baggage
+ * propagation, and three instrumentations only:
  * - http: a CLIENT span per outgoing request (webhook POSTs, which thereby send `traceparent`);
  *   the SERVER span of each request is server-spans.ts's (`traceRequests`), started only when
  *   it is recorded or continues a caller's trace;

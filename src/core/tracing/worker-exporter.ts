@@ -1,3 +1,4 @@
+import { diag } from '@opentelemetry/api';
 import { ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -25,15 +26,19 @@ export class WorkerSpanExporter implements SpanExporter {
       eval: true,
       workerData: { attributes: resource.attributes, schemaUrl: resource.schemaUrl },
     });
-    this.worker.unref();
     this.worker.on('message', ({ id, code, error }: FromWorker) => {
       const done = this.pending.get(id);
       this.pending.delete(id);
       if (this.pending.size === 0) this.worker.unref();
       done?.({ code, error: error === undefined ? undefined : new Error(error) });
     });
-    this.worker.on('error', (error) => this.failAll(error));
+    this.worker.on('error', (error) => {
+      diag.error(`the span export worker failed: ${error.message}`);
+      this.failAll(error);
+    });
     this.worker.on('exit', () => this.failAll(new Error('the span export worker stopped')));
+    // after the listeners: adding a 'message' listener refs the worker again
+    this.worker.unref();
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
