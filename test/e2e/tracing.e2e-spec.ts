@@ -120,6 +120,17 @@ async function eventually<T>(find: () => T | undefined, what: string, timeoutMs 
   }
 }
 
+/** The standard output of `node -e code` run through ts-node in the repository, killed after 20 s (then it rejects). */
+async function runNode(code: string, env: Record<string, string>): Promise<string> {
+  const options = { cwd: ROOT, timeout: 20_000, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', ...env } };
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', '-e', code],
+    options,
+  );
+  return stdout;
+}
+
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const ADAPTERS = ['express', 'fastify'] as const;
 
@@ -405,35 +416,19 @@ postgres.describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
   it('the export worker does not keep a process up that has nothing left to do', async () => {
     // the SDK started as the service starts it, and nothing else: the process exits (killed
     // after 20 s otherwise, and execFile then rejects)
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '-r',
-        'ts-node/register/transpile-only',
-        '-e',
-        `require('./src/core/tracing/register'); console.log(require('./src/core/tracing/tracing').tracingOn())`,
-      ],
-      {
-        cwd: ROOT,
-        timeout: 20_000,
-        env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, TS_NODE_TRANSPILE_ONLY: 'true' },
-      },
+    const stdout = await runNode(
+      `require('./src/core/tracing/register'); console.log(require('./src/core/tracing/tracing').tracingOn())`,
+      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
     );
     expect(stdout.trim()).toBe('true');
   });
 
   it('with the endpoint unset, no SDK is loaded and no trace context is written to the outbox or sent', async () => {
     // the module main.ts imports first loads nothing of OpenTelemetry but its API
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '-r',
-        'ts-node/register/transpile-only',
-        '-e',
-        `require('./src/core/tracing/register'); require('./src/core/tracing/tracing'); require('./src/core/tracing/http-route'); require('./src/core/tracing/server-spans');
-         console.log(JSON.stringify([...new Set(Object.keys(require.cache).map((f) => /@opentelemetry\\/([^/]+)/.exec(f)?.[1]).filter(Boolean))]))`,
-      ],
-      { cwd: ROOT, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', TS_NODE_TRANSPILE_ONLY: 'true' } },
+    const stdout = await runNode(
+      `require('./src/core/tracing/register'); require('./src/core/tracing/tracing'); require('./src/core/tracing/http-route'); require('./src/core/tracing/server-spans');
+       console.log(JSON.stringify([...new Set(Object.keys(require.cache).map((f) => /@opentelemetry\\/([^/]+)/.exec(f)?.[1]).filter(Boolean))]))`,
+      { OTEL_EXPORTER_OTLP_ENDPOINT: '' },
     );
     expect(JSON.parse(stdout)).toEqual(['api']);
 
