@@ -52,6 +52,9 @@ interface Backend {
       DATABASE_POOL_MODE: 'transaction',
       DB_POOL_SIZE: '10',
       CHANGES_KEEPALIVE_MS: '1000',
+      // three instances, PgBouncer and PostgreSQL share the CI machine with the other suites: a
+      // new connection to PgBouncer once took more than the default 3 s there (a CI run, 2026-11-29)
+      DB_CONNECT_TIMEOUT_MS: '10000',
       ...env,
     });
     apps.push(server.app);
