@@ -9,8 +9,9 @@
 # first) under callgrind with the given variables, creates one person, warms up with WARMUP gets
 # of it by id (`depth=0`, 4 connections; default 4,000: fewer leave JIT compilation in the count),
 # then counts the instructions of REQUESTS more (default 4,000) and prints their count per
-# request, of all threads and of the main thread (the one that serves the requests). That count includes what runs by the clock meanwhile (the import worker's and the change
-# feed's polls, the span exports: about 3 % with tracing off), the same for each configuration.
+# request, of all threads and of the main thread (the one that serves the requests). That count
+# includes what runs by the clock meanwhile (the import worker's and the change feed's polls, the
+# span exports: about 3 % with tracing off), the same for each configuration.
 # Two runs of one configuration agree within 0.5 %. The database (default crm_instructions on 127.0.0.1:5432) is created and migrated if it
 # does not exist. Needs valgrind (Debian package); about 7 minutes a run.
 # `-c WINDOWS`: no valgrind; the CPU time (user + system) of the process and of its main thread

@@ -1,4 +1,4 @@
-import { ExportResult } from '@opentelemetry/core';
+import { ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -31,8 +31,8 @@ if (parentPort) {
       );
     else
       (message.type === 'flush' ? exporter.forceFlush() : exporter.shutdown()).then(
-        () => reply(message.id, { code: 0 }),
-        (error: Error) => reply(message.id, { code: 1, error }),
+        () => reply(message.id, { code: ExportResultCode.SUCCESS }),
+        (error: Error) => reply(message.id, { code: ExportResultCode.FAILED, error }),
       );
   });
 }
