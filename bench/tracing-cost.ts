@@ -4,7 +4,9 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx ts-node --transpile-only bench/tracing-cost.ts [--queries 20000] [--rounds 3]
  * Each mode runs in a process of its own (the SDK, once loaded, cannot be unloaded), the modes in
  * turn for `--rounds` rounds, and sends the same one-row statement one after the other; printed:
- * the median CPU time per statement of each mode, and every round's:
+ * the median CPU time per statement of each mode, and every round's, of the whole process (all its
+ * threads: the span export runs in a worker, worker-exporter.ts) and, on a Node.js that has
+ * `process.threadCpuUsage` (22.19, 24), of its main thread alone:
  * - off:        no SDK, no context (tracing off);
  * - als:        no SDK, each statement sent inside a bare `AsyncLocalStorage.run`;
  * - sdk:        the service's SDK (src/core/tracing/sdk.ts, sampling ratio 0) loaded, no active span;
@@ -114,16 +116,24 @@ async function measure(mode: Mode): Promise<void> {
       }
     }
   };
-  for (let i = 0; i < Math.min(queries, 3000); i++) await one(i); // warm-up
-  // the warm-up's spans exported before the measured time
   const provider = api.trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };
-  await provider.getDelegate?.().forceFlush?.();
+  const flush = async () => provider.getDelegate?.().forceFlush?.();
+  // one request's spans exported first, which waits for the export worker to have started: until
+  // then the first batch waits for it, and the warm-up's spans beyond the queue's 2,048 are dropped
+  await one(0);
+  await flush();
+  for (let i = 0; i < Math.min(queries, 3000); i++) await one(i); // warm-up
+  await flush(); // the warm-up's spans exported before the measured time
+  const threadCpu = (process as { threadCpuUsage?: (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
   const cpu = process.cpuUsage();
+  const mainCpu = threadCpu?.();
   for (let i = 0; i < queries; i++) await one(i);
   await stopSdk(); // the spans still batched are exported within the measured time
   const used = process.cpuUsage(cpu);
+  const mainUsed = mainCpu && threadCpu!(mainCpu);
   await pool.end();
-  process.stdout.write(String((used.user + used.system) / queries)); // read by the driver below
+  const perQuery = (usage?: NodeJS.CpuUsage) => (usage ? (usage.user + usage.system) / queries : NaN);
+  process.stdout.write(JSON.stringify([perQuery(used), perQuery(mainUsed)])); // read by the driver below
 }
 
 if (values.mode) {
@@ -135,7 +145,7 @@ if (values.mode) {
   );
   // the recorded modes only with a collector to send to
   const modes = MODES.filter((mode) => !recorded(mode) || process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const costs = new Map<Mode, number[]>(modes.map((mode) => [mode, []]));
+  const costs = new Map<Mode, [number, number][]>(modes.map((mode) => [mode, []]));
   for (let round = 0; round < rounds; round++)
     for (const mode of modes) {
       const run = spawnSync(
@@ -144,13 +154,15 @@ if (values.mode) {
         { stdio: ['ignore', 'pipe', 'inherit'], env: process.env, encoding: 'utf8' },
       );
       if (run.status !== 0) process.exit(run.status ?? 1);
-      costs.get(mode)!.push(Number(run.stdout));
+      costs.get(mode)!.push(JSON.parse(run.stdout) as [number, number]);
     }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const figures = (values: number[]) =>
+    `median ${median(values).toFixed(1).padStart(6)} µs (${values.map((v) => v.toFixed(1)).join(', ')})`;
+  console.log('CPU per statement: all threads; main thread');
   for (const [mode, runs] of costs) {
-    const sorted = [...runs].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)];
-    console.log(
-      `${mode.padEnd(14)}  median ${median.toFixed(1).padStart(6)} µs of CPU per statement  (${runs.map((r) => r.toFixed(1)).join(', ')})`,
-    );
+    const all = figures(runs.map(([whole]) => whole));
+    const main = Number.isNaN(runs[0][1]) ? 'n/a' : figures(runs.map(([, thread]) => thread));
+    console.log(`${mode.padEnd(14)}  ${all};  ${main}`);
   }
 }
