@@ -3,7 +3,7 @@
 # count, not a time, so two configurations compare to within a percent or two even on a busy
 # machine where req/s moves by 10-30 % from one run to the next (docs/benchmarks.md "Tracing").
 #
-#   bench/request-instructions.sh [-n REQUESTS] [-w WARMUP] [-p PORT] [-d SERVICE_DIR] [-u DATABASE_URL] [-c WINDOWS] [VAR=VALUE ...]
+#   bench/request-instructions.sh [-n REQUESTS] [-w WARMUP] [-p PORT] [-d SERVICE_DIR] [-u DATABASE_URL] [-c WINDOWS] [-s] [VAR=VALUE ...]
 #
 # Starts the built service (SERVICE_DIR/dist/src/main.js, default: this checkout; `npm run build`
 # first) under callgrind with the given variables, creates one person, warms up with WARMUP gets
@@ -18,13 +18,18 @@
 # over WINDOWS windows of REQUESTS gets each (default 8,000 with -c), printed per 1,000 requests,
 # window by window (all threads/main thread): a minute a configuration, closer to what req/s
 # pays, noisier (take medians).
+# `-s`: callgrind also simulates the caches and the branch predictor (`--cache-sim=yes
+# --branch-sim=yes`, two to three times slower) and prints, per request in the main thread, the
+# simulated first-level instruction and data cache misses, last-level misses and mispredicted
+# branches: where CPU time grows more than instructions, and the machine has no hardware counters
+# to say why (`perf stat` is not supported on a VM without a PMU).
 # Example, tracing at 10 % against a local collector (bench/otlp-sink.ts):
 #   bench/request-instructions.sh OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 \
 #     OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.1
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-REQUESTS= WARMUP=4000 WINDOWS=0 PORT=7790 SERVICE_DIR=$ROOT DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_instructions
-while getopts "n:w:p:d:u:c:" option; do
+REQUESTS= WARMUP=4000 WINDOWS=0 SIMULATE= PORT=7790 SERVICE_DIR=$ROOT DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_instructions
+while getopts "n:w:p:d:u:c:s" option; do
   case $option in
     n) REQUESTS=$OPTARG ;;
     w) WARMUP=$OPTARG ;;
@@ -32,6 +37,7 @@ while getopts "n:w:p:d:u:c:" option; do
     d) SERVICE_DIR=$(cd "$OPTARG" && pwd) ;;
     u) DATABASE_URL=$OPTARG ;;
     c) WINDOWS=$OPTARG ;;
+    s) SIMULATE="--cache-sim=yes --branch-sim=yes" ;;
     *) exit 2 ;;
   esac
 done
@@ -57,7 +63,7 @@ TOKEN=$(node "$SERVICE_DIR/dist/src/cli/create-api-key.js" --name instructions -
 export HOST=127.0.0.1
 (cd "$SERVICE_DIR" && exec env PORT="$PORT" METRICS_PORT=0 LOG_LEVEL=info BOOTSTRAP_API_KEY=false \
   RATE_LIMIT_PER_SECOND=1000000 RATE_LIMIT_PER_MINUTE=60000000 WEBHOOK_DISPATCH=false "$@" \
-  $([ "$WINDOWS" -gt 0 ] || echo valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/callgrind.%p") node dist/src/main.js > "$WORK/service.log" 2>&1) &
+  $([ "$WINDOWS" -gt 0 ] || echo valgrind --tool=callgrind --separate-threads=yes $SIMULATE --callgrind-out-file="$WORK/callgrind.%p") node dist/src/main.js > "$WORK/service.log" 2>&1) &
 SERVER=$!
 BASE=http://127.0.0.1:$PORT/rest
 for _ in $(seq 1 600); do curl -sf "$BASE/health" > /dev/null && break; sleep 1; done
@@ -75,6 +81,14 @@ counted() {
   for file in "${dump%-01}"-*; do total=$((total + $(grep -hE '^(summary|totals):' "$file" | head -1 | awk '{print $2}'))); done
   main=$(grep -hE '^(summary|totals):' "$dump" | head -1 | awk '{print $2}')
   echo "$total $main"
+  [ -z "$SIMULATE" ] || simulated "$dump" >&2
+}
+# the main thread's simulated misses per request, from its dump's event names and totals
+simulated() {
+  awk -v n="$REQUESTS" '/^events:/ { for (i = 2; i <= NF; i++) name[i - 1] = $i }
+    /^(summary|totals):/ && !done { for (i = 2; i <= NF; i++) e[name[i - 1]] = $i; done = 1 }
+    END { printf "main thread, per request: I1 misses %.0f, D1 misses %.0f, LL misses %.0f, mispredicted branches %.0f\n",
+      e["I1mr"] / n, (e["D1mr"] + e["D1mw"]) / n, (e["ILmr"] + e["DLmr"] + e["DLmw"]) / n, (e["Bcm"] + e["Bim"]) / n }' "$1"
 }
 load "$WARMUP" > /dev/null
 sleep 6 # the warm-up's spans exported (every 5 s by default) before the count starts
