@@ -6,7 +6,7 @@
  * turn for `--rounds` rounds, and sends the same one-row statement one after the other; printed:
  * the median CPU time per statement of each mode, and every round's, of the whole process (all its
  * threads: the span export runs in a worker, worker-exporter.ts) and, on a Node.js that has
- * `process.threadCpuUsage` (22.19, 24), of its main thread alone:
+ * `process.threadCpuUsage` (24 has it, 20 not), of its main thread alone:
  * - off:        no SDK, no context (tracing off);
  * - als:        no SDK, each statement sent inside a bare `AsyncLocalStorage.run`;
  * - sdk:        the service's SDK (src/core/tracing/sdk.ts, sampling ratio 0) loaded, no active span;
@@ -132,7 +132,7 @@ async function measure(mode: Mode): Promise<void> {
   const used = process.cpuUsage(cpu);
   const mainUsed = mainCpu && threadCpu!(mainCpu);
   await pool.end();
-  const perQuery = (usage?: NodeJS.CpuUsage) => (usage ? (usage.user + usage.system) / queries : NaN);
+  const perQuery = (usage?: NodeJS.CpuUsage) => (usage ? (usage.user + usage.system) / queries : null);
   process.stdout.write(JSON.stringify([perQuery(used), perQuery(mainUsed)])); // read by the driver below
 }
 
@@ -145,7 +145,7 @@ if (values.mode) {
   );
   // the recorded modes only with a collector to send to
   const modes = MODES.filter((mode) => !recorded(mode) || process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const costs = new Map<Mode, [number, number][]>(modes.map((mode) => [mode, []]));
+  const costs = new Map<Mode, [number, number | null][]>(modes.map((mode) => [mode, []]));
   for (let round = 0; round < rounds; round++)
     for (const mode of modes) {
       const run = spawnSync(
@@ -154,7 +154,7 @@ if (values.mode) {
         { stdio: ['ignore', 'pipe', 'inherit'], env: process.env, encoding: 'utf8' },
       );
       if (run.status !== 0) process.exit(run.status ?? 1);
-      costs.get(mode)!.push(JSON.parse(run.stdout) as [number, number]);
+      costs.get(mode)!.push(JSON.parse(run.stdout) as [number, number | null]);
     }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const figures = (values: number[]) =>
@@ -162,7 +162,8 @@ if (values.mode) {
   console.log('CPU per statement: all threads; main thread');
   for (const [mode, runs] of costs) {
     const all = figures(runs.map(([whole]) => whole));
-    const main = Number.isNaN(runs[0][1]) ? 'n/a' : figures(runs.map(([, thread]) => thread));
+    const threads = runs.map(([, thread]) => thread);
+    const main = threads.every((thread) => thread !== null) ? figures(threads as number[]) : 'n/a';
     console.log(`${mode.padEnd(14)}  ${all};  ${main}`);
   }
 }
