@@ -43,6 +43,7 @@ while getopts "n:w:p:d:u:c:s" option; do
 done
 shift $((OPTIND - 1))
 [ -n "$REQUESTS" ] || REQUESTS=$([ "$WINDOWS" -gt 0 ] && echo 8000 || echo 4000)
+[ -z "$SIMULATE" ] || [ "$WINDOWS" -eq 0 ] || { echo "-s simulates under callgrind, which -c does not run" >&2; exit 2; }
 [ "$WINDOWS" -gt 0 ] || command -v valgrind > /dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
 WORK=$(mktemp -d)
